@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+/**
+ * The `pyodide-mcp` command: parses flags, picks the distribution, serves MCP over stdio.
+ * The only module that reads process.argv / process.env. stdout carries protocol messages only.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { helpText, parseConfig } from './config.js';
+import { chooseDistribution, PACKAGE_ROOT } from './distribution.js';
+import { createServer } from './server.js';
+
+const log = (message: string) => process.stderr.write(`[pyodide-mcp] ${message}\n`);
+const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+async function main(): Promise<number | undefined> {
+  let action;
+  try {
+    action = parseConfig(process.argv.slice(2), process.env);
+  } catch (error) {
+    log((error as Error).message);
+    return 2;
+  }
+  if (action.action === 'help') {
+    // --help and --version are not MCP sessions, so stdout is free for them.
+    process.stdout.write(helpText(version));
+    return 0;
+  }
+  if (action.action === 'version') {
+    process.stdout.write(`${version}\n`);
+    return 0;
+  }
+  const { config } = action;
+  let distribution;
+  try {
+    distribution = chooseDistribution(config.runtime, config.preload, config.wheelsDir ?? join(PACKAGE_ROOT, 'wheels'));
+  } catch (error) {
+    log((error as Error).message);
+    return 2;
+  }
+  log(`distribution: ${distribution.kind} (${distribution.reason}); preload: ${config.preload.join(', ') || 'none'}`);
+
+  const { server, close } = createServer({ config, distribution, version, log });
+  const transport = new StdioServerTransport();
+  let stopping = false;
+  const shutdown = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`shutting down (${why})`);
+    await close().catch((error) => log(`error while closing: ${(error as Error).message}`));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.stdin.on('end', () => void shutdown('stdin closed'));
+  transport.onclose = () => void shutdown('transport closed');
+  await server.connect(transport);
+  log('ready on stdio');
+  return undefined;
+}
+
+main().then(
+  (code) => {
+    if (code !== undefined) process.exit(code);
+  },
+  (error) => {
+    log(`fatal: ${(error as Error)?.stack ?? String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,118 @@
+/**
+ * Every server setting: one table of flags, each with an env-var twin, a default and a zod schema.
+ * `parseConfig` is the only function that turns argv/env into a typed, validated `Config`.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+const seconds = (max: number) => z.coerce.number().positive().max(max);
+const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const list = z
+  .string()
+  .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((s) => s.trim()).filter(Boolean)));
+
+/** The flag table: `--help` is generated from it and the README documents it. */
+export const FLAGS = {
+  'session-ttl': { schema: seconds(30 * 24 * 3600), default: '1800', help: 'Seconds of inactivity after which a session is closed.' },
+  timeout: { schema: seconds(24 * 3600), default: '30', help: 'Default time limit of one execution, in seconds.' },
+  'max-timeout': { schema: seconds(24 * 3600), default: '300', help: 'Largest timeout_seconds a call may ask for.' },
+  'max-sessions': { schema: count(1, 1000), default: '16', help: 'Most sessions alive at once; creating one more fails.' },
+  'max-code-chars': { schema: count(1, 10_000_000), default: '200000', help: 'Longest code accepted by execute_code, in characters.' },
+  'max-output-chars': { schema: count(0, 10_000_000), default: '20000', help: 'Cap on stdout and on stderr of one execution (each), in characters.' },
+  'max-result-chars': { schema: count(0, 10_000_000), default: '10000', help: "Cap on the repr of a cell's last expression, in characters." },
+  'max-traceback-chars': { schema: count(0, 10_000_000), default: '10000', help: 'Cap on the traceback of an error, in characters.' },
+  'interrupt-grace': { schema: count(50, 60_000), default: '1500', help: 'Milliseconds Python gets to stop after an interrupt before its worker is terminated.' },
+  'max-heap-mb': { schema: count(64, 65536), default: '512', help: "Cap on each session worker's JavaScript heap, in MB." },
+  runtime: { schema: z.enum(['auto', 'modern', 'legacy']), default: 'auto', help: 'Pyodide distribution: auto picks the newest that can satisfy --preload.' },
+  preload: { schema: list, default: 'numpy,pandas,matplotlib,sympy', help: 'Comma-separated packages imported in every new session, or "none".' },
+  'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels (default: the package's wheels/)." },
+} as const;
+
+export type FlagName = keyof typeof FLAGS;
+
+/** The validated configuration. Durations are in milliseconds. */
+export interface Config {
+  sessionTtlMs: number;
+  defaultTimeoutMs: number;
+  maxTimeoutMs: number;
+  maxSessions: number;
+  maxCodeChars: number;
+  limits: { stdout: number; stderr: number; result: number; traceback: number };
+  interruptGraceMs: number;
+  maxHeapMb: number;
+  runtime: 'auto' | 'modern' | 'legacy';
+  preload: string[];
+  wheelsDir: string | undefined;
+}
+
+/** `PYODIDE_MCP_SESSION_TTL` for `session-ttl`. */
+export function envName(flag: string): string {
+  return 'PYODIDE_MCP_' + flag.toUpperCase().replaceAll('-', '_');
+}
+
+export type CliAction = { action: 'help' } | { action: 'version' } | { action: 'run'; config: Config };
+
+/** Parses argv and env. Throws a TypeError naming the bad flag and value. */
+export function parseConfig(argv: string[], env: Record<string, string | undefined>): CliAction {
+  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' }, version: { type: 'boolean' } };
+  for (const flag of Object.keys(FLAGS)) options[flag] = { type: 'string' };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as typeof values;
+  } catch (error) {
+    throw new TypeError(`${(error as Error).message}. Run with --help to see every flag.`);
+  }
+  if (values.help) return { action: 'help' };
+  if (values.version) return { action: 'version' };
+
+  const raw: Record<string, unknown> = {};
+  for (const [flag, spec] of Object.entries(FLAGS)) {
+    const given = (values[flag] as string | undefined) ?? env[envName(flag)] ?? spec.default;
+    const parsed = (spec.schema as z.ZodType).safeParse(given);
+    if (!parsed.success) {
+      const source = values[flag] !== undefined ? `--${flag}` : envName(flag);
+      throw new TypeError(`Invalid value ${JSON.stringify(given)} for ${source}: ${parsed.error.issues[0]?.message}. ${spec.help}`);
+    }
+    raw[flag] = parsed.data;
+  }
+  const ms = (flag: FlagName) => Math.round((raw[flag] as number) * 1000);
+  const config: Config = {
+    sessionTtlMs: ms('session-ttl'),
+    defaultTimeoutMs: ms('timeout'),
+    maxTimeoutMs: ms('max-timeout'),
+    maxSessions: raw['max-sessions'] as number,
+    maxCodeChars: raw['max-code-chars'] as number,
+    limits: {
+      stdout: raw['max-output-chars'] as number,
+      stderr: raw['max-output-chars'] as number,
+      result: raw['max-result-chars'] as number,
+      traceback: raw['max-traceback-chars'] as number,
+    },
+    interruptGraceMs: raw['interrupt-grace'] as number,
+    maxHeapMb: raw['max-heap-mb'] as number,
+    runtime: raw.runtime as Config['runtime'],
+    preload: raw.preload as string[],
+    wheelsDir: raw['wheels-dir'] as string | undefined,
+  };
+  if (config.defaultTimeoutMs > config.maxTimeoutMs) {
+    throw new TypeError(`--timeout (${config.defaultTimeoutMs / 1000}) is larger than --max-timeout (${config.maxTimeoutMs / 1000}); raise --max-timeout or lower --timeout.`);
+  }
+  return { action: 'run', config };
+}
+
+/** The text of `--help`. */
+export function helpText(version: string): string {
+  const lines = [
+    `pyodide-mcp ${version}: an MCP server (stdio) that runs Python in Pyodide inside Node.js worker threads.`,
+    '',
+    'Usage: pyodide-mcp [flags]',
+    '',
+    'Flags (each also read from the environment variable shown):',
+  ];
+  for (const [flag, spec] of Object.entries(FLAGS)) {
+    const def = spec.default === undefined ? '' : ` (default: ${spec.default})`;
+    lines.push(`  --${flag.padEnd(22)} ${spec.help}${def}`, `  ${''.padEnd(24)} env: ${envName(flag)}`);
+  }
+  lines.push('  --help                   Show this help and exit.', '  --version                Print the version and exit.');
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,131 @@
+/**
+ * Which Pyodide distributions are installed, which wheels are present, and which distribution serves
+ * the configured preload set, with the reason. The only host-side module that knows both exist.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RuntimeKind } from './protocol.js';
+
+const require = createRequire(import.meta.url);
+
+/** Root of this package (where package.json and wheels/ live), from dist/src/. */
+export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A package entry of pyodide-lock.json, reduced to what we read. */
+export interface LockPackage {
+  name: string;
+  version: string;
+  file_name: string;
+  sha256: string;
+  depends: string[];
+  imports: string[];
+}
+
+export interface Lockfile {
+  info: { python: string; [key: string]: unknown };
+  packages: Record<string, LockPackage>;
+}
+
+/** The distribution a server will boot its sessions with. */
+export interface Distribution {
+  kind: RuntimeKind;
+  distDir: string;
+  wheelsDir: string | null;
+  /** Human-readable reason this distribution was picked. */
+  reason: string;
+}
+
+export function modernDistDir(): string {
+  return dirname(require.resolve('pyodide/package.json'));
+}
+
+export function legacyDistDir(): string {
+  return join(dirname(require.resolve('@pyodide/pyodide/package.json')), 'dist');
+}
+
+export function readModernLock(): Lockfile {
+  return JSON.parse(readFileSync(join(modernDistDir(), 'pyodide-lock.json'), 'utf8')) as Lockfile;
+}
+
+/** Canonical package name as the lock file spells it (`Pillow` → `pillow`, `python_dateutil` → `python-dateutil`). */
+export function canonicalName(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+/**
+ * Every lock entry needed to load `names`, dependencies included, in dependency order.
+ * Throws a TypeError naming a package that the lock file does not know.
+ */
+export function wheelClosure(lock: Lockfile, names: string[]): LockPackage[] {
+  const byImport = new Map<string, string>();
+  for (const [key, pkg] of Object.entries(lock.packages)) for (const imp of pkg.imports) byImport.set(imp, key);
+  const seen = new Map<string, LockPackage>();
+  const visit = (name: string) => {
+    const key = lock.packages[canonicalName(name)] ? canonicalName(name) : byImport.get(name);
+    if (!key) throw new TypeError(`Package ${JSON.stringify(name)} is not part of Pyodide ${lock.info.python}'s package set.`);
+    if (seen.has(key)) return;
+    const pkg = lock.packages[key]!;
+    for (const dep of pkg.depends) visit(dep);
+    seen.set(key, pkg);
+  };
+  names.forEach(visit);
+  return [...seen.values()];
+}
+
+/** Lock entries of `names` (with dependencies) whose wheel is not in `wheelsDir`. */
+export function missingWheels(lock: Lockfile, names: string[], wheelsDir: string): LockPackage[] {
+  return wheelClosure(lock, names).filter((pkg) => !existsSync(join(wheelsDir, pkg.file_name)));
+}
+
+/** Packages (and import names) that the legacy distribution ships. */
+export function legacyPackages(): Set<string> {
+  const spec = JSON.parse(readFileSync(join(legacyDistDir(), 'packages.json'), 'utf8')) as {
+    dependencies: Record<string, string[]>;
+    import_name_to_package_name: Record<string, string>;
+  };
+  return new Set([...Object.keys(spec.dependencies), ...Object.keys(spec.import_name_to_package_name)]);
+}
+
+/**
+ * Picks the distribution: the modern runtime when its wheels cover `preload` (or nothing is preloaded),
+ * otherwise the legacy offline scientific distribution. `requested` forces one; an impossible request
+ * throws a TypeError that says what is missing and how to fix it.
+ */
+export function chooseDistribution(requested: 'auto' | RuntimeKind, preload: string[], wheelsDir: string): Distribution {
+  const lock = readModernLock();
+  const missing = missingWheels(lock, preload, wheelsDir);
+  const modern: Distribution = {
+    kind: 'modern',
+    distDir: modernDistDir(),
+    wheelsDir,
+    reason:
+      preload.length === 0
+        ? 'nothing to preload, so the newest runtime is used'
+        : `every wheel needed for ${preload.join(', ')} is present in ${wheelsDir}`,
+  };
+  const legacyReady = preload.every((name) => legacyPackages().has(name));
+  const legacy = (reason: string): Distribution => ({ kind: 'legacy', distDir: legacyDistDir(), wheelsDir: null, reason });
+
+  if (requested === 'modern') {
+    if (missing.length > 0) {
+      throw new TypeError(
+        `--runtime modern needs ${missing.length} wheel(s) missing from ${wheelsDir} (${missing.map((p) => p.file_name).slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}). ` +
+          'Run `npm run wheels:fetch -- --from <mirror>` or use --preload none / --runtime auto.',
+      );
+    }
+    return { ...modern, reason: 'requested with --runtime modern' };
+  }
+  if (requested === 'legacy') {
+    if (!legacyReady) throw new TypeError(`--runtime legacy cannot preload ${preload.filter((n) => !legacyPackages().has(n)).join(', ')}: the legacy distribution does not ship it.`);
+    return legacy('requested with --runtime legacy');
+  }
+  if (missing.length === 0) return modern;
+  if (legacyReady) {
+    return legacy(
+      `${missing.length} modern wheel(s) needed for ${preload.join(', ')} are not in ${wheelsDir}; the bundled offline scientific distribution (Pyodide 0.17.1) ships them all`,
+    );
+  }
+  throw new TypeError(`No installed distribution can preload ${preload.join(', ')}: fetch the wheels with \`npm run wheels:fetch\` or change --preload.`);
+}

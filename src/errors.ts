@@ -1,0 +1,40 @@
+/**
+ * Error classes with stable codes. Tool handlers throw these; `toToolError` in src/server.ts turns
+ * any of them into an MCP `isError` result in one place.
+ */
+
+const ERROR_CODES = [
+  'INVALID_INPUT',
+  'SESSION_NOT_FOUND',
+  'SESSION_EXPIRED',
+  'SESSION_DEAD',
+  'SESSION_LIMIT',
+  'EXEC_TIMEOUT',
+  'EXEC_CANCELLED',
+  'WORKER_CRASHED',
+  'WORKER_ERROR',
+  'BOOT_FAILED',
+  'PACKAGE_UNAVAILABLE',
+  'SERVER_CLOSING',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** An error whose message is written for the person or model reading the tool reply. */
+export class PyodideMcpError extends Error {
+  override readonly name = 'PyodideMcpError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export const NEW_SESSION_HINT =
+  'Call create_session, or execute_code without session_id, to start a new session (variables and files of the old one are gone).';

@@ -1,0 +1,76 @@
+/**
+ * Messages that cross the thread boundary between the host (src/worker-host.ts) and a session
+ * worker (workers/session.worker.ts). Both sides import only types from here.
+ */
+
+/** Which Pyodide distribution a worker boots. */
+export type RuntimeKind = 'modern' | 'legacy';
+
+/** Passed to the worker as `workerData`. */
+export interface WorkerInit {
+  runtime: RuntimeKind;
+  /** Directory of the distribution's files. */
+  distDir: string;
+  /** Directory of local wheels (modern runtime), or null. */
+  wheelsDir: string | null;
+  /** Packages loaded and imported before the worker reports ready. */
+  preload: string[];
+  /** Absolute path of workers/harness.py. */
+  harnessPath: string;
+  /** Int32Array(1) view target: the host writes 2 (SIGINT) into slot 0 to interrupt Python. */
+  interruptBuffer: SharedArrayBuffer;
+}
+
+/** Per-call caps on what a reply may carry, in characters. */
+export interface OutputLimits {
+  stdout: number;
+  stderr: number;
+  result: number;
+  traceback: number;
+}
+
+/** What the worker knows about its runtime once booted. */
+export interface RuntimeInfo {
+  kind: RuntimeKind;
+  python: string;
+  pyodide: string;
+  /** Preloaded packages with versions. */
+  packages: Record<string, string>;
+  /** Packages this distribution can load offline. */
+  available: string[];
+  /** Whether the interrupt buffer is wired (false: a timeout must terminate the worker). */
+  interruptible: boolean;
+  bootMs: number;
+}
+
+/** An error as it travels across the boundary: plain data, never a class instance. */
+export interface WireError {
+  code: string;
+  message: string;
+  pythonType?: string;
+  traceback?: string;
+}
+
+/** Characters left out of each capped field; null when nothing was cut. */
+export type Truncation = Partial<Record<keyof OutputLimits, number>> | null;
+
+/** The worker's answer to an `execute` request (the host adds session id, timing, files). */
+export interface CellOutcome {
+  stdout: string;
+  stderr: string;
+  result: string | null;
+  error: { type: string; message: string; traceback: string } | null;
+  execution_count: number;
+  truncated: Truncation;
+}
+
+export type HostRequest =
+  | { id: number; type: 'execute'; code: string; limits: OutputLimits }
+  | { id: number; type: 'load_packages'; packages: string[] };
+
+export type WorkerMessage =
+  | { type: 'ready'; info: RuntimeInfo }
+  | { type: 'boot_failed'; error: WireError }
+  | { type: 'log'; message: string }
+  | { id: number; type: 'reply'; ok: true; value: unknown }
+  | { id: number; type: 'reply'; ok: false; error: WireError };

@@ -1,0 +1,254 @@
+/**
+ * SessionManager: the only owner of session workers. Creates sessions, finds them, runs their cells
+ * in order, expires idle ones, enforces --max-sessions, and remembers recently gone sessions so that
+ * a late caller is told why a session is gone instead of getting a silent new one.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import type { Distribution } from './distribution.js';
+import { NEW_SESSION_HINT, PyodideMcpError } from './errors.js';
+import type { CellOutcome, RuntimeInfo } from './protocol.js';
+import { SessionWorker, type InterruptReason } from './worker-host.js';
+import { PACKAGE_ROOT } from './distribution.js';
+
+/** Public view of a session, as list_sessions reports it. */
+export interface SessionSummary {
+  session_id: string;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  busy: boolean;
+  execution_count: number;
+}
+
+interface Session {
+  id: string;
+  worker: SessionWorker;
+  runtime: RuntimeInfo;
+  createdAt: number;
+  lastUsedAt: number;
+  executionCount: number;
+  /** Calls queued or running; > 0 means busy. */
+  inFlight: number;
+  /** Tail of this session's queue: each call starts after the previous one settles. */
+  tail: Promise<unknown>;
+}
+
+/** The outcome of execute(), with how it ended. */
+export interface Execution {
+  outcome: CellOutcome;
+  interrupted: InterruptReason | null;
+  /** Set when the worker had to be terminated: the session no longer exists. */
+  terminated: PyodideMcpError | null;
+  durationMs: number;
+}
+
+/** How many gone sessions we remember for a helpful error; older ones are just "unknown". */
+const GRAVEYARD_SIZE = 1000;
+
+export class SessionManager {
+  private readonly sessions = new Map<string, Session>();
+  private readonly graveyard = new Map<string, PyodideMcpError>();
+  /** Sessions being booted count toward --max-sessions too. */
+  private booting = 0;
+  private readonly sweepTimer: NodeJS.Timeout;
+  private closing = false;
+
+  constructor(
+    private readonly config: Config,
+    readonly distribution: Distribution,
+    private readonly log: (message: string) => void,
+  ) {
+    const every = Math.min(Math.max(config.sessionTtlMs / 4, 250), 60_000);
+    this.sweepTimer = setInterval(() => this.sweep(), every);
+    // The sweep must never keep the process alive on its own.
+    this.sweepTimer.unref();
+  }
+
+  /** Boots a new session and returns it once its runtime is ready. */
+  async create(): Promise<{ id: string; runtime: RuntimeInfo; expiresAt: number }> {
+    if (this.closing) throw new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
+    if (this.sessions.size + this.booting >= this.config.maxSessions) {
+      throw new PyodideMcpError(
+        'SESSION_LIMIT',
+        `The server already holds ${this.config.maxSessions} sessions (--max-sessions). Close one with close_session (list_sessions shows them), or wait for an idle one to expire.`,
+      );
+    }
+    this.booting++;
+    try {
+      const worker = this.spawnWorker();
+      let runtime: RuntimeInfo;
+      try {
+        runtime = await worker.ready;
+      } catch (error) {
+        await worker.terminate();
+        throw error;
+      }
+      const id = newSessionId();
+      const now = Date.now();
+      this.sessions.set(id, { id, worker, runtime, createdAt: now, lastUsedAt: now, executionCount: 0, inFlight: 0, tail: Promise.resolve() });
+      this.log(`session ${id} created (${runtime.kind} runtime, boot ${runtime.bootMs} ms)`);
+      if (this.closing) {
+        await this.close(id);
+        throw new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
+      }
+      return { id, runtime, expiresAt: now + this.config.sessionTtlMs };
+    } finally {
+      this.booting--;
+    }
+  }
+
+  /** Runtime facts of a live session. */
+  runtimeOf(id: string): RuntimeInfo {
+    return this.get(id).runtime;
+  }
+
+  /**
+   * Runs code in a session. Calls on one session run one after another in arrival order; other
+   * sessions are unaffected (each has its own thread).
+   */
+  execute(id: string, code: string, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
+    const session = this.get(id);
+    session.inFlight++;
+    session.lastUsedAt = Date.now();
+    const run = async (): Promise<Execution> => {
+      const started = performance.now();
+      // The session may have died while this call waited in the queue.
+      this.get(id);
+      try {
+        const { outcome, interrupted } = await session.worker.execute({ code, limits: this.config.limits, timeoutMs, signal });
+        session.executionCount = outcome.execution_count;
+        return { outcome, interrupted, terminated: null, durationMs: performance.now() - started };
+      } catch (error) {
+        if (!(error instanceof PyodideMcpError) || !['EXEC_TIMEOUT', 'EXEC_CANCELLED', 'WORKER_CRASHED'].includes(error.code)) throw error;
+        // The worker is gone: the session is dead. Later calls are told so, with this reason.
+        this.bury(id, new PyodideMcpError('SESSION_DEAD', `Session ${id} no longer exists: ${error.message} ${NEW_SESSION_HINT}`));
+        await session.worker.terminate(error);
+        return { outcome: emptyOutcome(session.executionCount + 1), interrupted: null, terminated: error, durationMs: performance.now() - started };
+      } finally {
+        session.inFlight--;
+        session.lastUsedAt = Date.now();
+      }
+    };
+    const result = session.tail.then(run, run);
+    session.tail = result.catch(() => {});
+    return result;
+  }
+
+  /** Loads offline packages into a session, queued like a cell. */
+  loadPackages(id: string, packages: string[]): Promise<void> {
+    const session = this.get(id);
+    session.inFlight++;
+    const run = async () => {
+      try {
+        await session.worker.loadPackages(packages);
+      } finally {
+        session.inFlight--;
+        session.lastUsedAt = Date.now();
+      }
+    };
+    const result = session.tail.then(run, run);
+    session.tail = result.catch(() => {});
+    return result;
+  }
+
+  list(): SessionSummary[] {
+    return [...this.sessions.values()].map((s) => this.summary(s));
+  }
+
+  summaryOf(id: string): SessionSummary {
+    return this.summary(this.get(id));
+  }
+
+  /** Terminates a session's worker and forgets it. Throws if the session does not exist. */
+  async close(id: string): Promise<void> {
+    const session = this.get(id);
+    this.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed. ${NEW_SESSION_HINT}`));
+    await session.worker.terminate(new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed while this call was running.`));
+    this.log(`session ${id} closed`);
+  }
+
+  /** Closes sessions idle for longer than the TTL. Busy sessions are never expired mid-call. */
+  sweep(now = Date.now()): void {
+    for (const session of this.sessions.values()) {
+      if (session.inFlight === 0 && now - session.lastUsedAt >= this.config.sessionTtlMs) this.expire(session);
+    }
+  }
+
+  /** Terminates every worker; later calls fail with SERVER_CLOSING. */
+  async closeAll(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.sweepTimer);
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(all.map((s) => s.worker.terminate(new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.'))));
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Finds a live session or throws an error that says why it is not there. */
+  private get(id: string): Session {
+    const session = this.sessions.get(id);
+    if (session) {
+      if (session.inFlight === 0 && Date.now() - session.lastUsedAt >= this.config.sessionTtlMs) this.expire(session);
+      else return session;
+    }
+    const gone = this.graveyard.get(id);
+    if (gone) throw gone;
+    throw new PyodideMcpError('SESSION_NOT_FOUND', `Session ${JSON.stringify(id)} does not exist. ${NEW_SESSION_HINT}`);
+  }
+
+  private expire(session: Session): void {
+    const idleS = Math.round((Date.now() - session.lastUsedAt) / 1000);
+    this.bury(
+      session.id,
+      new PyodideMcpError('SESSION_EXPIRED', `Session ${session.id} expired after ${idleS} s without use (--session-ttl ${this.config.sessionTtlMs / 1000} s). ${NEW_SESSION_HINT}`),
+    );
+    void session.worker.terminate();
+    this.log(`session ${session.id} expired`);
+  }
+
+  private bury(id: string, reason: PyodideMcpError): void {
+    this.sessions.delete(id);
+    this.graveyard.set(id, reason);
+    if (this.graveyard.size > GRAVEYARD_SIZE) this.graveyard.delete(this.graveyard.keys().next().value!);
+  }
+
+  private spawnWorker(): SessionWorker {
+    return new SessionWorker({
+      init: {
+        runtime: this.distribution.kind,
+        distDir: this.distribution.distDir,
+        wheelsDir: this.distribution.wheelsDir,
+        preload: this.config.preload,
+        harnessPath: join(PACKAGE_ROOT, 'workers', 'harness.py'),
+      },
+      maxHeapMb: this.config.maxHeapMb,
+      interruptGraceMs: this.config.interruptGraceMs,
+      log: this.log,
+    });
+  }
+
+  private summary(s: Session): SessionSummary {
+    return {
+      session_id: s.id,
+      created_at: new Date(s.createdAt).toISOString(),
+      last_used_at: new Date(s.lastUsedAt).toISOString(),
+      expires_at: new Date(s.lastUsedAt + this.config.sessionTtlMs).toISOString(),
+      busy: s.inFlight > 0,
+      execution_count: s.executionCount,
+    };
+  }
+}
+
+/** 192 bits from the CSPRNG, base64url: unguessable and safe in URIs. */
+function newSessionId(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+function emptyOutcome(executionCount: number): CellOutcome {
+  return { stdout: '', stderr: '', result: null, error: null, execution_count: executionCount, truncated: null };
+}

@@ -1,0 +1,20 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
+
+export function registerCloseSessionTool(server: McpServer, deps: ToolDeps): void {
+  server.registerTool(
+    'close_session',
+    {
+      title: 'Close a session',
+      description: "Terminates a session's interpreter and frees its memory and files. Its variables and files are gone afterwards.",
+      inputSchema: { session_id: sessionIdField },
+      outputSchema: { session_id: z.string(), closed: z.boolean() },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    guarded(deps.log, async ({ session_id }) => {
+      await deps.sessions.close(session_id);
+      return ok({ session_id, closed: true }, `Session ${session_id} closed.`);
+    }),
+  );
+}

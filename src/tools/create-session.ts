@@ -1,0 +1,37 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { guarded, ok, type ToolDeps } from './shared.js';
+
+export const runtimeShape = z.object({
+  python: z.string().describe('Python version, e.g. 3.14.2'),
+  pyodide: z.string().describe('Pyodide version, e.g. 314.0.7'),
+  distribution: z.enum(['modern', 'legacy']).describe('Which bundled Pyodide distribution runs the session'),
+});
+
+export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): void {
+  server.registerTool(
+    'create_session',
+    {
+      title: 'Create a Python session',
+      description:
+        'Starts a new, empty Python session (its own interpreter and virtual filesystem) with the preload packages already imported. Variables, imports and files persist across execute_code calls in that session.',
+      inputSchema: {},
+      outputSchema: {
+        session_id: z.string(),
+        expires_at: z.string().describe('ISO time at which the session expires if unused'),
+        runtime: runtimeShape,
+        packages: z.record(z.string(), z.string()).describe('Preloaded packages and their versions'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    guarded(deps.log, async () => {
+      const { id, runtime, expiresAt } = await deps.sessions.create();
+      return ok({
+        session_id: id,
+        expires_at: new Date(expiresAt).toISOString(),
+        runtime: { python: runtime.python, pyodide: runtime.pyodide, distribution: runtime.kind },
+        packages: runtime.packages,
+      });
+    }),
+  );
+}

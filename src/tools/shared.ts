@@ -1,0 +1,43 @@
+/** What every tool module receives, and the helpers that shape replies. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { PyodideMcpError } from '../errors.js';
+import type { SessionManager } from '../sessions.js';
+
+export interface ToolDeps {
+  sessions: SessionManager;
+  config: Config;
+  log: (message: string) => void;
+}
+
+/** A session id as tools accept it; content is checked by the session manager. */
+export const sessionIdField = z.string().max(200).describe('The session_id returned by create_session or execute_code.');
+
+/** A successful reply: structured content plus the same data as readable text. */
+export function ok<T extends Record<string, unknown>>(structured: T, text?: string): CallToolResult {
+  return { structuredContent: structured, content: [{ type: 'text', text: text ?? JSON.stringify(structured, null, 2) }] };
+}
+
+/**
+ * The one place where a failure becomes an MCP tool error (isError): the message says what was
+ * wrong and what to do. Errors we did not anticipate are reported as internal, and logged.
+ */
+export function toToolError(error: unknown, log: (message: string) => void): CallToolResult {
+  if (error instanceof PyodideMcpError) {
+    return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
+  }
+  log(`internal error: ${(error as Error)?.stack ?? String(error)}`);
+  return { isError: true, content: [{ type: 'text', text: `INTERNAL_ERROR: ${(error as Error)?.message ?? String(error)}` }] };
+}
+
+/** Wraps a handler so that every thrown error becomes a tool error reply. */
+export function guarded<A extends unknown[]>(log: ToolDeps['log'], handler: (...args: A) => Promise<CallToolResult>) {
+  return async (...args: A): Promise<CallToolResult> => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      return toToolError(error, log);
+    }
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * The host side of one session worker: spawn, ready handshake, request ids, interrupt buffer,
+ * timeout → interrupt → terminate, crash detection. Only src/sessions.ts creates these.
+ */
+import { Worker } from 'node:worker_threads';
+import type { CellOutcome, HostRequest, OutputLimits, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from './protocol.js';
+import { isErrorCode, PyodideMcpError } from './errors.js';
+
+/** Why a running cell was interrupted. */
+export type InterruptReason = 'timeout' | 'cancelled';
+
+export interface SessionWorkerOptions {
+  init: Omit<WorkerInit, 'interruptBuffer'>;
+  /** V8 heap cap for the worker's JavaScript, in MB (resourceLimits.maxOldGenerationSizeMb). */
+  maxHeapMb: number;
+  /** How long Python gets to honour an interrupt before the worker is terminated. */
+  interruptGraceMs: number;
+  log: (message: string) => void;
+}
+
+export interface ExecuteOptions {
+  code: string;
+  limits: OutputLimits;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** The outcome of a cell plus how it ended, from the host's point of view. */
+export interface ExecuteResult {
+  outcome: CellOutcome;
+  /** Set when the host interrupted the cell (and Python honoured it). */
+  interrupted: InterruptReason | null;
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+const SIGINT = 2;
+
+export class SessionWorker {
+  readonly ready: Promise<RuntimeInfo>;
+  /** Set once the worker is gone (terminated, crashed, exited); every later call fails with it. */
+  deadReason: PyodideMcpError | null = null;
+  private readonly worker: Worker;
+  private readonly interrupt: Int32Array;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(private readonly options: SessionWorkerOptions) {
+    const interruptBuffer = new SharedArrayBuffer(4);
+    this.interrupt = new Int32Array(interruptBuffer);
+    this.worker = new Worker(new URL('../workers/session.worker.js', import.meta.url), {
+      workerData: { ...options.init, interruptBuffer } satisfies WorkerInit,
+      // Security: the worker sees an empty environment, never the server's secrets.
+      env: {},
+      argv: [],
+      execArgv: [],
+      // Anything the worker writes to its stdout is captured here and sent to stderr, so that stray
+      // output can never corrupt the MCP stream on our stdout.
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+    });
+    this.worker.stdout.on('data', (chunk: Buffer) => options.log(`[worker stdout] ${chunk.toString().trimEnd()}`));
+    this.worker.stderr.on('data', (chunk: Buffer) => options.log(`[worker stderr] ${chunk.toString().trimEnd()}`));
+
+    this.ready = new Promise<RuntimeInfo>((resolve, reject) => {
+      this.worker.on('message', (message: WorkerMessage) => {
+        switch (message.type) {
+          case 'ready':
+            resolve(message.info);
+            return;
+          case 'boot_failed':
+            this.die(new PyodideMcpError('BOOT_FAILED', `The Python runtime failed to start: ${message.error.message}`));
+            reject(this.deadReason);
+            return;
+          case 'log':
+            options.log(message.message);
+            return;
+          case 'reply': {
+            const waiter = this.pending.get(message.id);
+            if (!waiter) return;
+            this.pending.delete(message.id);
+            if (message.ok) waiter.resolve(message.value);
+            else waiter.reject(wireToError(message.error));
+            return;
+          }
+        }
+      });
+      this.worker.on('error', (error) => {
+        this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker crashed: ${error.message}`, { cause: error }));
+        reject(this.deadReason);
+      });
+      this.worker.on('exit', (code) => {
+        this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker exited unexpectedly (exit code ${code}).`));
+        reject(this.deadReason);
+      });
+    });
+    // A boot failure is reported through `ready`; this keeps an unobserved rejection from crashing us.
+    this.ready.catch(() => {});
+  }
+
+  get threadId(): number {
+    return this.worker.threadId;
+  }
+
+  /**
+   * Runs a cell. On timeout or abort, Python is interrupted through the shared buffer; if it does not
+   * stop within the grace period the worker is terminated and the promise rejects.
+   */
+  async execute(options: ExecuteOptions): Promise<ExecuteResult> {
+    let interrupted: InterruptReason | null = null;
+    let graceTimer: NodeJS.Timeout | undefined;
+    const interrupt = (reason: InterruptReason) => {
+      if (interrupted || this.deadReason) return;
+      interrupted = reason;
+      Atomics.store(this.interrupt, 0, SIGINT);
+      graceTimer = setTimeout(() => {
+        const what = reason === 'timeout' ? `exceeded its ${options.timeoutMs / 1000} s time limit` : 'was cancelled';
+        void this.terminate(
+          new PyodideMcpError(
+            reason === 'timeout' ? 'EXEC_TIMEOUT' : 'EXEC_CANCELLED',
+            `The code ${what} and did not respond to an interrupt within ${this.options.interruptGraceMs} ms, so its worker was terminated. The session's state is lost.`,
+          ),
+        );
+      }, this.options.interruptGraceMs);
+      graceTimer.unref();
+    };
+    const deadline = setTimeout(() => interrupt('timeout'), options.timeoutMs);
+    deadline.unref();
+    const onAbort = () => interrupt('cancelled');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+    try {
+      const outcome = (await this.request({ type: 'execute', code: options.code, limits: options.limits })) as CellOutcome;
+      return { outcome, interrupted };
+    } finally {
+      clearTimeout(deadline);
+      clearTimeout(graceTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Loads offline packages into the running interpreter. */
+  async loadPackages(packages: string[]): Promise<void> {
+    await this.request({ type: 'load_packages', packages });
+  }
+
+  /** Stops the worker; pending requests reject with `reason`. Safe to call more than once. */
+  async terminate(reason = new PyodideMcpError('SESSION_NOT_FOUND', 'The session was closed.')): Promise<void> {
+    this.die(reason);
+    await this.worker.terminate();
+  }
+
+  private request(body: DistributiveOmit<HostRequest, 'id'>): Promise<unknown> {
+    if (this.deadReason) return Promise.reject(this.deadReason);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...body, id } as HostRequest);
+    });
+  }
+
+  private die(reason: PyodideMcpError): void {
+    if (this.deadReason) return;
+    this.deadReason = reason;
+    for (const waiter of this.pending.values()) waiter.reject(reason);
+    this.pending.clear();
+  }
+}
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+function wireToError(error: WireError): PyodideMcpError {
+  return new PyodideMcpError(isErrorCode(error.code) ? error.code : 'WORKER_ERROR', error.message);
+}

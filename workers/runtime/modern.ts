@@ -1,0 +1,65 @@
+/**
+ * Adapter for the modern runtime: the official `pyodide` npm package (pinned exactly in package.json).
+ * Packages come only from `wheelsDir` (filled by `npm run wheels:fetch`); the CDN is never contacted.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BootOptions, PythonRuntime } from './types.js';
+
+export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
+  const { loadPyodide } = await import('pyodide');
+  const lockFileURL = join(options.distDir, 'pyodide-lock.json');
+  const pyodide = await loadPyodide({
+    indexURL: options.distDir + '/',
+    lockFileURL,
+    // A local directory: Pyodide reads package files with fs, so a missing wheel is an error, not a download.
+    packageBaseUrl: (options.wheelsDir ?? join(options.distDir, 'no-wheels')) + '/',
+    // Anything written to the C-level fds (not sys.stdout) goes to the log, never to the protocol stream.
+    stdout: (line: string) => options.log(`[python stdout] ${line}`),
+    stderr: (line: string) => options.log(`[python stderr] ${line}`),
+    env: { HOME: '/home/pyodide', MPLBACKEND: 'Agg' },
+    checkAPIVersion: true,
+  });
+  const lock = (await import(lockFileURL, { with: { type: 'json' } })).default as {
+    packages: Record<string, { file_name: string }>;
+  };
+
+  return {
+    kind: 'modern',
+    pythonVersion: pyodide.runPython('import sys; sys.version.split()[0]') as string,
+    pyodideVersion: pyodide.version,
+    runPython: (code) => pyodide.runPython(code),
+    callGlobal(name, ...args) {
+      const fn = pyodide.globals.get(name);
+      try {
+        return String(fn(...args));
+      } finally {
+        fn.destroy();
+      }
+    },
+    async loadPackages(names) {
+      if (names.length === 0) return;
+      await pyodide.loadPackage(names, { messageCallback: options.log, errorCallback: options.log, checkIntegrity: true });
+    },
+    availablePackages() {
+      if (!options.wheelsDir) return [];
+      const present = new Set(safeReaddir(options.wheelsDir));
+      return Object.entries(lock.packages)
+        .filter(([, pkg]) => present.has(pkg.file_name))
+        .map(([name]) => name)
+        .sort();
+    },
+    setInterruptBuffer(buffer) {
+      pyodide.setInterruptBuffer(buffer);
+      return true;
+    },
+  };
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

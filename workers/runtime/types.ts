@@ -1,0 +1,39 @@
+/**
+ * The one interface the worker uses to talk to a Pyodide distribution.
+ * Each distribution (modern `pyodide` npm package, legacy `@pyodide/pyodide@0.17.1`)
+ * has one adapter implementing it; nothing else in the worker knows which is loaded.
+ */
+
+/** Options for booting a runtime inside the worker thread. */
+export interface BootOptions {
+  /** Absolute directory that holds the distribution's files (pyodide.asm.wasm etc.). */
+  distDir: string;
+  /** Absolute directory of locally stored wheels (modern runtime only); null when none. */
+  wheelsDir: string | null;
+  /** Package names to load before the session is reported ready (e.g. numpy, pandas). */
+  preload: string[];
+  /** Log sink; goes to the host's stderr. Never stdout. */
+  log: (message: string) => void;
+}
+
+/** A booted Pyodide runtime, reduced to what the worker needs. */
+export interface PythonRuntime {
+  readonly kind: 'modern' | 'legacy';
+  /** e.g. "3.14.2" */
+  readonly pythonVersion: string;
+  /** e.g. "314.0.7" */
+  readonly pyodideVersion: string;
+  /** Runs Python source in the runtime's globals and returns the value converted to JS (strings stay strings). */
+  runPython(code: string): unknown;
+  /** Calls a Python callable found in the runtime's globals by name with string arguments; returns its string result. */
+  callGlobal(name: string, ...args: string[]): string;
+  /** Loads packages from local files only (never the network). */
+  loadPackages(names: string[]): Promise<void>;
+  /** Names of packages this distribution can load offline. */
+  availablePackages(): string[];
+  /**
+   * Installs a SharedArrayBuffer-backed Int32Array as the interrupt buffer: the host writes 2 (SIGINT)
+   * into slot 0 to raise KeyboardInterrupt in running Python. Returns false if the distribution cannot.
+   */
+  setInterruptBuffer(buffer: Int32Array): boolean;
+}

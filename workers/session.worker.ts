@@ -1,0 +1,82 @@
+/**
+ * One session's worker thread: boots a Pyodide runtime, loads the harness, then answers the host's
+ * requests one at a time. It talks only through `parentPort` with the plain-data messages of
+ * src/protocol.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { CellOutcome, HostRequest, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../src/protocol.js';
+import type { PythonRuntime } from './runtime/types.js';
+import { bootRuntime } from './runtime/index.js';
+
+const port = parentPort;
+if (!port) throw new Error('session.worker must run inside a worker thread');
+const init = workerData as WorkerInit;
+const post = (message: WorkerMessage) => port.postMessage(message);
+const log = (message: string) => post({ type: 'log', message });
+
+async function boot(): Promise<{ runtime: PythonRuntime; run: (json: string) => string; info: RuntimeInfo }> {
+  const started = performance.now();
+  const runtime = await bootRuntime(init.runtime, {
+    distDir: init.distDir,
+    wheelsDir: init.wheelsDir,
+    preload: init.preload,
+    log,
+  });
+  const interruptible = runtime.setInterruptBuffer(new Int32Array(init.interruptBuffer));
+  await runtime.loadPackages(init.preload);
+  // The harness becomes its own module; we keep a direct handle on its entry point so that user code
+  // rebinding names in __main__ cannot redirect the worker. The source is ours, embedded as a JSON
+  // string literal (valid Python), never user input.
+  const source = readFileSync(init.harnessPath, 'utf8');
+  const run = runtime.runPython(
+    `(lambda src, types, sys: (lambda m: (exec(compile(src, 'pyodide_mcp_harness.py', 'exec'), m.__dict__),` +
+      ` sys.modules.__setitem__('pyodide_mcp_harness', m), m.entry)[-1])(types.ModuleType('pyodide_mcp_harness')))` +
+      `(${JSON.stringify(source)}, __import__('types'), __import__('sys'))`,
+  ) as (json: string) => string;
+  const packages = JSON.parse(run(JSON.stringify({ op: 'import', names: init.preload }))) as Record<string, string>;
+  return {
+    runtime,
+    run,
+    info: {
+      kind: runtime.kind,
+      python: runtime.pythonVersion,
+      pyodide: runtime.pyodideVersion,
+      packages,
+      available: runtime.availablePackages(),
+      interruptible,
+      bootMs: Math.round(performance.now() - started),
+    },
+  };
+}
+
+function toWire(error: unknown, code: string): WireError {
+  const err = error as { message?: string; type?: string };
+  return { code, message: String(err?.message ?? error), pythonType: err?.type };
+}
+
+boot().then(
+  ({ runtime, run, info }) => {
+    port.on('message', async (request: HostRequest) => {
+      try {
+        switch (request.type) {
+          case 'execute': {
+            // A stale interrupt (signalled just as the previous cell ended) must not hit this cell.
+            Atomics.store(new Int32Array(init.interruptBuffer), 0, 0);
+            const outcome = JSON.parse(run(JSON.stringify({ op: 'run', code: request.code, limits: request.limits }))) as CellOutcome;
+            post({ id: request.id, type: 'reply', ok: true, value: outcome });
+            return;
+          }
+          case 'load_packages':
+            await runtime.loadPackages(request.packages);
+            post({ id: request.id, type: 'reply', ok: true, value: null });
+            return;
+        }
+      } catch (error) {
+        post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(error, 'WORKER_ERROR') });
+      }
+    });
+    post({ type: 'ready', info });
+  },
+  (error) => post({ type: 'boot_failed', error: toWire(error, 'BOOT_FAILED') }),
+);
