@@ -29,11 +29,11 @@ async function boot(): Promise<{ runtime: PythonRuntime; run: (json: string) => 
   // rebinding names in __main__ cannot redirect the worker. The source is ours, embedded as a JSON
   // string literal (valid Python), never user input.
   const source = readFileSync(init.harnessPath, 'utf8');
-  const run = runtime.runPython(
+  const run = runtime.bindFunction(
     `(lambda src, types, sys: (lambda m: (exec(compile(src, 'pyodide_mcp_harness.py', 'exec'), m.__dict__),` +
       ` sys.modules.__setitem__('pyodide_mcp_harness', m), m.entry)[-1])(types.ModuleType('pyodide_mcp_harness')))` +
       `(${JSON.stringify(source)}, __import__('types'), __import__('sys'))`,
-  ) as (json: string) => string;
+  );
   const packages = JSON.parse(run(JSON.stringify({ op: 'import', names: init.preload }))) as Record<string, string>;
   return {
     runtime,

@@ -29,13 +29,10 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     pythonVersion: pyodide.runPython('import sys; sys.version.split()[0]') as string,
     pyodideVersion: pyodide.version,
     runPython: (code) => pyodide.runPython(code),
-    callGlobal(name, ...args) {
-      const fn = pyodide.globals.get(name);
-      try {
-        return String(fn(...args));
-      } finally {
-        fn.destroy();
-      }
+    bindFunction(expression) {
+      const fn = pyodide.runPython(expression) as (arg: string) => string;
+      if (typeof fn !== 'function') throw new Error('modern runtime: expression did not evaluate to a callable');
+      return fn;
     },
     async loadPackages(names) {
       if (names.length === 0) return;

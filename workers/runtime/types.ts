@@ -25,8 +25,12 @@ export interface PythonRuntime {
   readonly pyodideVersion: string;
   /** Runs Python source in the runtime's globals and returns the value converted to JS (strings stay strings). */
   runPython(code: string): unknown;
-  /** Calls a Python callable found in the runtime's globals by name with string arguments; returns its string result. */
-  callGlobal(name: string, ...args: string[]): string;
+  /**
+   * Evaluates a Python expression that yields a callable taking one str and returning a str, and returns
+   * a JS function that calls it. The Python object is held for the runtime's lifetime; looking it up
+   * once (not by name per call) keeps the hot path short and out of reach of user code.
+   */
+  bindFunction(expression: string): (arg: string) => string;
   /** Loads packages from local files only (never the network). */
   loadPackages(names: string[]): Promise<void>;
   /** Names of packages this distribution can load offline. */

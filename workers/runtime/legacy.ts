@@ -1,0 +1,273 @@
+/**
+ * Adapter for the LEGACY distribution `@pyodide/pyodide@0.17.1` (Python 3.8, old `.js` + `.data` package format).
+ *
+ * 0.17.1 predates Node support: `pyodide.js` only knows "browser page" (`self.document`) and "web worker"
+ * (`self.importScripts`), fetches `packages.json` with `fetch`, and each package `<name>.js` downloads its
+ * `<name>.data` with XMLHttpRequest after checking that a global `location` exists.
+ *
+ * Instead of planting browser globals on the worker's `globalThis` (which Python could reach through `import js`,
+ * and which would have to be torn down again), every distribution script is evaluated with `vm.runInThisContext`
+ * inside a wrapper function whose PARAMETERS shadow the few browser names it needs (`self`, `importScripts`,
+ * `fetch`, `location`, `console`, `process`). The shims therefore exist only in those scripts' scope, and every
+ * file they can read is confined to `distDir` (no network, no path traversal).
+ *
+ * The only globals left behind are 0.17.1's own: `globalThis.pyodide` (package scripts look it up by that name, so it
+ * must stay), `loadPyodide`, `__pyodideLoading` (one boot per thread) and a few implicit globals from sloppy-mode
+ * Emscripten code (`baseName`, `fpcGOT`, `dyncallGOT`, `fpVal`, `dcVal`; harmless numbers/strings).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import type { BootOptions, PythonRuntime } from './types.js';
+
+/** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
+interface Pyodide017 {
+  version: string;
+  globals: { get(name: string): unknown };
+  runPython(code: string): unknown;
+  loadPackage(names: string[], onMessage: (m: string) => void, onError: (m: string) => void): Promise<void>;
+  loadedPackages: Record<string, string>;
+  isPyProxy(value: unknown): boolean;
+  setInterruptBuffer?: (buffer: Int32Array | undefined) => void;
+  _module: { packages: { dependencies: Record<string, string[]> } };
+}
+
+/** A PyProxy as far as we touch it (0.17: `toJs(depth)`, `destroy()`, `toString()` = Python `str()`). */
+interface PyProxy017 {
+  toJs(depth?: number): unknown;
+  destroy(): void;
+  toString(): string;
+}
+
+/** The project compiles with lib ES2022 only (no DOM), which is where the `WebAssembly` namespace is declared. */
+const wasmApi = (globalThis as any).WebAssembly as {
+  instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: object; module: object }>;
+};
+
+/**
+ * Maps a URL/path requested by a distribution script to a file inside `distDir`, or throws.
+ * Anything with a scheme (http:, https:, data:, blob:, file: ...) is refused outright: pyodide.js passes plain
+ * absolute paths because we boot it with `indexURL = distDir + '/'`, so a scheme means someone (e.g. Python code
+ * calling `pyodide_js.loadPackage('https://…/x.js')`) asked for something that is not a local package.
+ */
+function resolveInDist(distDir: string, requested: string): string {
+  if (typeof requested !== 'string' || requested.includes('\0') || /^[a-z][a-z0-9+.-]*:/i.test(requested)) {
+    throw new Error(`legacy runtime: refusing to load ${JSON.stringify(requested)} (only files in the distribution)`);
+  }
+  const resolved = path.resolve(distDir, requested);
+  if (!resolved.startsWith(distDir + path.sep)) {
+    throw new Error(`legacy runtime: refusing to load ${JSON.stringify(requested)} (outside ${distDir})`);
+  }
+  return resolved;
+}
+
+/**
+ * Evaluates a distribution script as the body of a function whose parameters are `bindings`, so the script's
+ * free references to e.g. `self` or `location` hit our shims instead of (missing) globals. `epilogue` is appended
+ * to the body, used to hand back a top-level `var` that would otherwise be function-local.
+ */
+function runScript(file: string, bindings: Record<string, unknown>, epilogue = ''): unknown {
+  const names = Object.keys(bindings);
+  // The function header shares line 1 with the script so stack-trace line numbers stay correct.
+  const source = `(function (${names.join(', ')}) {${readFileSync(file, 'utf8')}\n${epilogue}\n})`;
+  const fn = vm.runInThisContext(source, { filename: file }) as (...args: unknown[]) => unknown;
+  return fn(...names.map((name) => bindings[name]));
+}
+
+/**
+ * The npm package's version (0.17.1). Gotcha: `@pyodide/pyodide` is a third-party repackaging of upstream
+ * Pyodide 0.17.0, so `pyodide.version` / Python's `pyodide.__version__` say "0.17.0"; we report the package version
+ * for consistency with the modern adapter (which reports the `pyodide` npm version) and fall back to the runtime's.
+ */
+function distributionVersion(distDir: string): string | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(distDir, '..', 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return pkg.name === '@pyodide/pyodide' && typeof pkg.version === 'string' ? pkg.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
+  const distDir = path.resolve(options.distDir);
+  const log = options.log;
+  const dist = (requested: string): string => resolveInDist(distDir, requested);
+
+  // In a worker thread console.log goes to the PARENT's stdout, which carries only MCP protocol. The scripts get
+  // a console that writes to the log sink instead (pyodide.js uses console.log/warn/error for progress,
+  // deprecation and fatal-error messages; package loaders use console.error).
+  const quietConsole = { log, info: log, debug: log, warn: log, error: log, trace: log };
+
+  // Rejected if the wasm cannot be instantiated (Emscripten would otherwise just never call postRun).
+  let failBoot: (error: unknown) => void = () => {};
+  const bootFailed = new Promise<never>((_, reject) => {
+    failBoot = reject;
+  });
+
+  // Emscripten Module settings, merged into the Module object pyodide.js creates (it is private to loadPyodide,
+  // so we intercept the `_createPyodideModule(Module)` call to add them).
+  const moduleOverrides = {
+    // Where Emscripten's stdout/stderr (fd 1/2, i.e. Python's print before the caller redirects sys.stdout) go.
+    print: (text: string) => log(`[pyodide stdout] ${text}`),
+    printErr: (text: string) => log(`[pyodide stderr] ${text}`),
+    // Compile the wasm from the local file ourselves. Emscripten's defaults would fetch() it (web-worker mode) or
+    // keep a second 10 MB copy alive in a closure (Module.wasmBinary).
+    instantiateWasm(imports: object, receiveInstance: (instance: object, module: object) => void) {
+      wasmApi.instantiate(readFileSync(dist('pyodide.asm.wasm')), imports).then(
+        ({ instance, module }) => receiveInstance(instance, module),
+        (error: unknown) => failBoot(error),
+      );
+      return {}; // "instantiation is asynchronous" in Emscripten's protocol
+    },
+    // Every `.data` loader (pyodide.asm.data and each package) asks this hook first and only falls back to
+    // XMLHttpRequest (absent in Node, so the load fails) when it returns nothing: data comes from disk, synchronously.
+    getPreloadedPackage(requested: string): ArrayBuffer {
+      const bytes = readFileSync(dist(requested));
+      return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+        ? (bytes.buffer as ArrayBuffer)
+        : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    },
+  };
+
+  // The `.data` loaders throw "using preloaded data can only be done on a web page or in a web worker" unless a
+  // `location` exists; its value only feeds an unused PACKAGE_PATH. Emscripten's web-worker branch reads
+  // `self.location.href` for its script directory (unused: pyodide.js supplies Module.locateFile).
+  const location = { href: `file://${distDir}/pyodide.asm.js`, pathname: `${distDir}/pyodide.asm.js` };
+
+  let asmFactory: ((module: object) => Promise<unknown>) | undefined;
+
+  // `importScripts` is how 0.17.1 loads pyodide.asm.js and every package `<name>.js` (pyodide.js keeps calling
+  // `self.importScripts` for each loadPackage, so it lives as long as the runtime). Files outside distDir are refused.
+  const importScripts = (...urls: string[]): void => {
+    for (const url of urls) {
+      const file = dist(url);
+      if (path.basename(file) === 'pyodide.asm.js') {
+        // `process: undefined` hides Node from Emscripten (ENVIRONMENT_IS_NODE=false) so it takes the web-worker
+        // path: otherwise it would need a global `require`, install process-wide 'uncaughtException' /
+        // 'unhandledRejection' handlers (the latter aborts Pyodide on ANY stray rejection in this thread), make
+        // os.system() spawn a real shell with inherited stdio (= the MCP stdout) and read stdin with fs.readSync.
+        // In web-worker mode os.system fails with ENOSYS, input() gets EOF, exit() throws instead of process.exit,
+        // and randomness comes from globalThis.crypto.getRandomValues (Node 20 has WebCrypto).
+        asmFactory = runScript(
+          file,
+          { self: { location, importScripts }, importScripts, location, process: undefined, console: quietConsole },
+          'return _createPyodideModule;',
+        ) as typeof asmFactory;
+      } else {
+        // Package scripts: they reference `pyodide._module` (global), `location` and, on failure, console.error.
+        runScript(file, { location, console: quietConsole });
+      }
+    }
+  };
+
+  // pyodide.js fetches exactly one thing with fetch(): `${indexURL}packages.json`. A file-only fetch, scoped to it.
+  const localFetch = async (url: string) => {
+    const text = readFileSync(dist(url), 'utf8');
+    return { ok: true, status: 200, json: async () => JSON.parse(text), text: async () => text };
+  };
+
+  const started = performance.now();
+  runScript(dist('pyodide.js'), {
+    // `self.document` undefined + `self.importScripts` defined => pyodide.js picks its web-worker loader.
+    self: { importScripts, location },
+    fetch: localFetch,
+    console: quietConsole,
+    // Called as a free identifier after importScripts('pyodide.asm.js'): add our Module settings first.
+    _createPyodideModule: (module: object) => {
+      if (!asmFactory) throw new Error('legacy runtime: pyodide.asm.js did not define _createPyodideModule');
+      return asmFactory(Object.assign(module, moduleOverrides));
+    },
+  });
+  const loadPyodide = (globalThis as any).loadPyodide as (config: { indexURL: string }) => Promise<Pyodide017>;
+  const pyodide = await Promise.race([loadPyodide({ indexURL: `${distDir}/` }), bootFailed]);
+  log(`legacy runtime: Pyodide ${pyodide.version} booted in ${Math.round(performance.now() - started)} ms`);
+
+  const isPyProxy = (value: unknown): value is PyProxy017 => pyodide.isPyProxy(value);
+
+  /** Converts a result to plain JS and destroys every PyProxy involved, so no Python object stays referenced. */
+  const toPlain = (value: unknown): unknown => {
+    if (!isPyProxy(value)) return value;
+    try {
+      const converted = value.toJs();
+      if (!isPyProxy(converted)) return converted; // NB: nested unconvertible items would stay proxies; rare, accepted
+      try {
+        return converted.toString(); // not convertible (module, function, custom object...): its str()
+      } finally {
+        if (converted !== value) converted.destroy();
+      }
+    } finally {
+      value.destroy();
+    }
+  };
+
+  // Runs an expression without binding any name in the user's globals.
+  const evalPlain = (expression: string): unknown => toPlain(pyodide.runPython(expression));
+
+  const pythonVersion = String(evalPlain(`__import__('sys').version.split()[0]`));
+  // matplotlib 0.17 defaults to the browser canvas backend (matplotlib.backends.wasm_backend, needs `document`).
+  // MPLBACKEND is read at `import matplotlib`, so setting it now makes headless Agg the default.
+  evalPlain(`__import__('os').environ.__setitem__('MPLBACKEND', 'Agg')`);
+
+  const available = Object.keys(pyodide._module.packages.dependencies).sort();
+
+  const runtime: PythonRuntime = {
+    kind: 'legacy',
+    pythonVersion,
+    pyodideVersion: distributionVersion(distDir) ?? pyodide.version,
+
+    runPython(code: string): unknown {
+      return toPlain(pyodide.runPython(code));
+    },
+
+    bindFunction(expression: string): (arg: string) => string {
+      // 0.17: a callable PyProxy is `typeof 'function'`; we keep it for the runtime's lifetime (never destroyed).
+      const fn = pyodide.runPython(expression);
+      if (typeof fn !== 'function') throw new Error('legacy runtime: expression did not evaluate to a callable');
+      return (arg: string) => {
+        const result = (fn as (a: string) => unknown)(arg);
+        if (!isPyProxy(result)) return String(result);
+        try {
+          return result.toString();
+        } finally {
+          result.destroy();
+        }
+      };
+    },
+
+    async loadPackages(names: string[]): Promise<void> {
+      // Only names from packages.json: 0.17 would also accept URLs ending in .js (refused by importScripts anyway).
+      const unknown = names.filter((name) => !available.includes(name));
+      if (unknown.length > 0) throw new Error(`legacy runtime: unknown package(s): ${unknown.join(', ')}`);
+      const errors: string[] = [];
+      // 0.17 reports failures through the error callback instead of rejecting; collect them and throw.
+      await pyodide.loadPackage(names, (message) => log(`legacy runtime: ${message}`), (message) => {
+        errors.push(String(message));
+        log(`legacy runtime: ${message}`);
+      });
+      const missing = names.filter((name) => !(name in pyodide.loadedPackages));
+      if (errors.length > 0 || missing.length > 0) {
+        throw new Error(`legacy runtime: loading ${names.join(', ')} failed: ${errors.join('; ') || missing.join(', ')}`);
+      }
+    },
+
+    availablePackages(): string[] {
+      return [...available];
+    },
+
+    // 0.17.1 has NATIVE interrupt support (pyodide.setInterruptBuffer, in its public API): the patched CPython eval
+    // loop periodically calls into JS, which reads buffer[0], resets it to 0, and on 2 raises KeyboardInterrupt
+    // like SIGINT would. The `pyodide-interrupts` package is the older sys.settrace-based mechanism; not needed.
+    setInterruptBuffer(buffer: Int32Array): boolean {
+      if (typeof pyodide.setInterruptBuffer !== 'function') return false;
+      pyodide.setInterruptBuffer(buffer);
+      return true;
+    },
+  };
+
+  if (options.preload.length > 0) {
+    const t = performance.now();
+    await runtime.loadPackages(options.preload);
+    log(`legacy runtime: preloaded ${options.preload.join(', ')} in ${Math.round(performance.now() - t)} ms`);
+  }
+  return runtime;
+}
