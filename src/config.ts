@@ -23,6 +23,7 @@ export const FLAGS = {
   'max-traceback-chars': { schema: count(0, 10_000_000), default: '10000', help: 'Cap on the traceback of an error, in characters.' },
   'interrupt-grace': { schema: count(50, 60_000), default: '1500', help: 'Milliseconds Python gets to stop after an interrupt before its worker is terminated.' },
   'max-heap-mb': { schema: count(64, 65536), default: '512', help: "Cap on each session worker's JavaScript heap, in MB." },
+  'warm-sessions': { schema: count(0, 64), default: '2', help: 'Sessions kept booted and ready, so create_session returns at once; 0 disables the pool.' },
   runtime: { schema: z.enum(['auto', 'modern', 'legacy']), default: 'auto', help: 'Pyodide distribution: auto picks the newest that can satisfy --preload.' },
   preload: { schema: list, default: 'numpy,pandas,matplotlib,sympy', help: 'Comma-separated packages imported in every new session, or "none".' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels (default: the package's wheels/)." },
@@ -40,6 +41,7 @@ export interface Config {
   limits: { stdout: number; stderr: number; result: number; traceback: number };
   interruptGraceMs: number;
   maxHeapMb: number;
+  warmSessions: number;
   runtime: 'auto' | 'modern' | 'legacy';
   preload: string[];
   wheelsDir: string | undefined;
@@ -90,6 +92,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     },
     interruptGraceMs: raw['interrupt-grace'] as number,
     maxHeapMb: raw['max-heap-mb'] as number,
+    warmSessions: raw['warm-sessions'] as number,
     runtime: raw.runtime as Config['runtime'],
     preload: raw.preload as string[],
     wheelsDir: raw['wheels-dir'] as string | undefined,

@@ -62,11 +62,20 @@ export interface CellOutcome {
   error: { type: string; message: string; traceback: string } | null;
   execution_count: number;
   truncated: Truncation;
+  /** Offline packages loaded before the run because the code imports them. */
+  loaded_packages: string[];
+}
+
+/** Packages of a session: loaded ones with versions, and those that could be loaded offline. */
+export interface PackageListing {
+  loaded: Record<string, string>;
+  available: string[];
 }
 
 export type HostRequest =
   | { id: number; type: 'execute'; code: string; limits: OutputLimits }
-  | { id: number; type: 'load_packages'; packages: string[] };
+  | { id: number; type: 'load_packages'; packages: string[] }
+  | { id: number; type: 'list_packages' };
 
 export type WorkerMessage =
   | { type: 'ready'; info: RuntimeInfo }

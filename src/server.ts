@@ -10,6 +10,8 @@ import { registerCloseSessionTool } from './tools/close-session.js';
 import { registerCreateSessionTool } from './tools/create-session.js';
 import { registerExecuteCodeTool } from './tools/execute-code.js';
 import { registerListSessionsTool } from './tools/list-sessions.js';
+import { registerPackageTools } from './tools/packages.js';
+import { registerServerInfoTool } from './tools/server-info.js';
 import type { ToolDeps } from './tools/shared.js';
 
 export interface CreatedServer {
@@ -36,6 +38,8 @@ export function createServer(options: { config: Config; distribution: Distributi
   registerExecuteCodeTool(server, deps);
   registerListSessionsTool(server, deps);
   registerCloseSessionTool(server, deps);
+  registerPackageTools(server, deps);
+  registerServerInfoTool(server, { ...deps, version });
   return {
     server,
     sessions,

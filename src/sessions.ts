@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import type { Distribution } from './distribution.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from './errors.js';
-import type { CellOutcome, RuntimeInfo } from './protocol.js';
+import type { CellOutcome, PackageListing, RuntimeInfo } from './protocol.js';
 import { SessionWorker, type InterruptReason } from './worker-host.js';
 import { PACKAGE_ROOT } from './distribution.js';
 
@@ -54,6 +54,11 @@ export class SessionManager {
   private booting = 0;
   private readonly sweepTimer: NodeJS.Timeout;
   private closing = false;
+  /** Warm pool: workers booted (or booting) ahead of demand; not sessions until create() takes one. */
+  private readonly pool: SessionWorker[] = [];
+  private refilling = false;
+  /** Runtime facts of the first worker that booted; the same for every worker of this server. */
+  private runtimeFacts: RuntimeInfo | null = null;
 
   constructor(
     private readonly config: Config,
@@ -64,6 +69,7 @@ export class SessionManager {
     this.sweepTimer = setInterval(() => this.sweep(), every);
     // The sweep must never keep the process alive on its own.
     this.sweepTimer.unref();
+    void this.refillPool();
   }
 
   /** Boots a new session and returns it once its runtime is ready. */
@@ -77,7 +83,9 @@ export class SessionManager {
     }
     this.booting++;
     try {
-      const worker = this.spawnWorker();
+      // Prefer a warm worker; the oldest is the closest to ready. Refill in the background either way.
+      const worker = this.pool.shift() ?? this.spawnWorker();
+      void this.refillPool();
       let runtime: RuntimeInfo;
       try {
         runtime = await worker.ready;
@@ -85,6 +93,7 @@ export class SessionManager {
         await worker.terminate();
         throw error;
       }
+      this.runtimeFacts ??= runtime;
       const id = newSessionId();
       const now = Date.now();
       this.sessions.set(id, { id, worker, runtime, createdAt: now, lastUsedAt: now, executionCount: 0, inFlight: 0, tail: Promise.resolve() });
@@ -102,6 +111,27 @@ export class SessionManager {
   /** Runtime facts of a live session. */
   runtimeOf(id: string): RuntimeInfo {
     return this.get(id).runtime;
+  }
+
+  /**
+   * Runtime facts of this server's distribution (python, pyodide, package versions). Known once any
+   * worker has booted; until then, waits for the first warm worker, or returns null if there is none.
+   */
+  async runtimeInfo(): Promise<RuntimeInfo | null> {
+    if (this.runtimeFacts) return this.runtimeFacts;
+    const first = this.pool[0];
+    if (!first) return null;
+    return first.ready.catch(() => null);
+  }
+
+  /** Warm workers ready or booting, for server_info. */
+  get warmCount(): number {
+    return this.pool.length;
+  }
+
+  /** Packages loaded in a session, and those it could load offline. */
+  listPackages(id: string): Promise<PackageListing> {
+    return this.enqueue(id, (session) => session.worker.listPackages());
   }
 
   /**
@@ -138,11 +168,17 @@ export class SessionManager {
 
   /** Loads offline packages into a session, queued like a cell. */
   loadPackages(id: string, packages: string[]): Promise<void> {
+    return this.enqueue(id, (session) => session.worker.loadPackages(packages));
+  }
+
+  /** Runs `task` on a session after every call queued before it; marks the session busy meanwhile. */
+  private enqueue<T>(id: string, task: (session: Session) => Promise<T>): Promise<T> {
     const session = this.get(id);
     session.inFlight++;
+    session.lastUsedAt = Date.now();
     const run = async () => {
       try {
-        await session.worker.loadPackages(packages);
+        return await task(this.get(id));
       } finally {
         session.inFlight--;
         session.lastUsedAt = Date.now();
@@ -180,9 +216,36 @@ export class SessionManager {
   async closeAll(): Promise<void> {
     this.closing = true;
     clearInterval(this.sweepTimer);
-    const all = [...this.sessions.values()];
+    const closing = new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
+    const workers = [...[...this.sessions.values()].map((s) => s.worker), ...this.pool.splice(0)];
     this.sessions.clear();
-    await Promise.all(all.map((s) => s.worker.terminate(new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.'))));
+    await Promise.all(workers.map((worker) => worker.terminate(closing)));
+  }
+
+  /**
+   * Boots workers until the pool holds --warm-sessions, one at a time so that refilling never takes
+   * both cores from running sessions. A boot failure stops this round (no hot retry loop); the next
+   * create() starts another.
+   */
+  private async refillPool(): Promise<void> {
+    if (this.refilling) return;
+    this.refilling = true;
+    try {
+      while (!this.closing && this.pool.length < this.config.warmSessions) {
+        const worker = this.spawnWorker();
+        this.pool.push(worker);
+        try {
+          const info = await worker.ready;
+          this.runtimeFacts ??= info;
+        } catch (error) {
+          this.pool.splice(this.pool.indexOf(worker), 1);
+          this.log(`warm pool: a worker failed to boot: ${(error as Error).message}`);
+          return;
+        }
+      }
+    } finally {
+      this.refilling = false;
+    }
   }
 
   get size(): number {
@@ -250,5 +313,5 @@ function newSessionId(): string {
 }
 
 function emptyOutcome(executionCount: number): CellOutcome {
-  return { stdout: '', stderr: '', result: null, error: null, execution_count: executionCount, truncated: null };
+  return { stdout: '', stderr: '', result: null, error: null, execution_count: executionCount, truncated: null, loaded_packages: [] };
 }

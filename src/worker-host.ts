@@ -3,7 +3,7 @@
  * timeout → interrupt → terminate, crash detection. Only src/sessions.ts creates these.
  */
 import { Worker } from 'node:worker_threads';
-import type { CellOutcome, HostRequest, OutputLimits, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from './protocol.js';
+import type { CellOutcome, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from './protocol.js';
 import { isErrorCode, PyodideMcpError } from './errors.js';
 
 /** Why a running cell was interrupted. */
@@ -146,6 +146,11 @@ export class SessionWorker {
   /** Loads offline packages into the running interpreter. */
   async loadPackages(packages: string[]): Promise<void> {
     await this.request({ type: 'load_packages', packages });
+  }
+
+  /** Packages loaded in the interpreter and those it could load offline. */
+  async listPackages(): Promise<PackageListing> {
+    return (await this.request({ type: 'list_packages' })) as PackageListing;
   }
 
   /** Stops the worker; pending requests reject with `reason`. Safe to call more than once. */

@@ -162,6 +162,22 @@ def import_preloaded(names):
     return versions
 
 
+def imported_names(code):
+    """Top-level module names that `code` imports anywhere (e.g. `import a.b` and `from a import c` → "a").
+    Absolute imports only; code that does not parse imports nothing (the run reports the SyntaxError)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return []
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return sorted(names)
+
+
 _session = Session()
 
 
@@ -170,6 +186,8 @@ def entry(request_json):
     op = request.get("op", "run")
     if op == "run":
         return _session.run(request)
+    if op == "imports":
+        return json.dumps(imported_names(request["code"]))
     if op == "import":
         return json.dumps(import_preloaded(request["names"]))
     raise ValueError("unknown harness op: %r" % (op,))

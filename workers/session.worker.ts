@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CellOutcome, HostRequest, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../src/protocol.js';
+import type { CellOutcome, HostRequest, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../src/protocol.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { bootRuntime } from './runtime/index.js';
 
@@ -50,6 +50,25 @@ async function boot(): Promise<{ runtime: PythonRuntime; run: (json: string) => 
   };
 }
 
+/**
+ * Loads offline packages that the code imports but that are not loaded yet, like a notebook user would
+ * expect `import scipy` to just work. The common case (no import statement) costs one regex test.
+ */
+async function loadImportedPackages(runtime: PythonRuntime, run: (json: string) => string, code: string): Promise<string[]> {
+  if (!/\bimport\b/.test(code)) return [];
+  const names = JSON.parse(run(JSON.stringify({ op: 'imports', code }))) as string[];
+  const wanted = runtime.packagesForImports(names);
+  if (wanted.length === 0) return [];
+  try {
+    await runtime.loadPackages(wanted);
+    return wanted;
+  } catch (error) {
+    // The cell still runs: its ImportError then tells the user what is missing.
+    log(`auto-loading ${wanted.join(', ')} failed: ${(error as Error).message}`);
+    return [];
+  }
+}
+
 function toWire(error: unknown, code: string): WireError {
   const err = error as { message?: string; type?: string };
   return { code, message: String(err?.message ?? error), pythonType: err?.type };
@@ -63,7 +82,9 @@ boot().then(
           case 'execute': {
             // A stale interrupt (signalled just as the previous cell ended) must not hit this cell.
             Atomics.store(new Int32Array(init.interruptBuffer), 0, 0);
+            const loaded = await loadImportedPackages(runtime, run, request.code);
             const outcome = JSON.parse(run(JSON.stringify({ op: 'run', code: request.code, limits: request.limits }))) as CellOutcome;
+            outcome.loaded_packages = loaded;
             post({ id: request.id, type: 'reply', ok: true, value: outcome });
             return;
           }
@@ -71,6 +92,11 @@ boot().then(
             await runtime.loadPackages(request.packages);
             post({ id: request.id, type: 'reply', ok: true, value: null });
             return;
+          case 'list_packages': {
+            const listing: PackageListing = { loaded: runtime.loadedPackages(), available: runtime.availablePackages() };
+            post({ id: request.id, type: 'reply', ok: true, value: listing });
+            return;
+          }
         }
       } catch (error) {
         post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(error, 'WORKER_ERROR') });

@@ -22,6 +22,7 @@ export const executionOutputShape = {
   duration_ms: z.number(),
   files: z.array(z.object({ uri: z.string(), name: z.string(), path: z.string(), mime_type: z.string(), size: z.number() })),
   truncated: truncatedShape,
+  loaded_packages: z.array(z.string()).describe('Offline packages loaded automatically because the code imports them'),
 };
 
 type ExecutionReply = { [K in keyof typeof executionOutputShape]: z.infer<(typeof executionOutputShape)[K]> };
@@ -116,12 +117,14 @@ export function executionReply(sessionId: string, execution: Execution, timeoutM
     duration_ms: Math.round(execution.durationMs * 100) / 100,
     files: [],
     truncated: outcome.truncated,
+    loaded_packages: outcome.loaded_packages,
   };
   return { structuredContent: reply, content: [{ type: 'text', text: readable(reply) }] };
 }
 
 function readable(reply: ExecutionReply): string {
   const parts = [`session ${reply.session_id} · cell ${reply.execution_count} · ${reply.duration_ms} ms · ${reply.success ? 'ok' : 'error'}`];
+  if (reply.loaded_packages.length > 0) parts.push(`loaded packages: ${reply.loaded_packages.join(', ')}`);
   if (reply.stdout) parts.push(`stdout:\n${reply.stdout}`);
   if (reply.stderr) parts.push(`stderr:\n${reply.stderr}`);
   if (reply.result !== null) parts.push(`result: ${reply.result}`);

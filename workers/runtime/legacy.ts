@@ -29,7 +29,13 @@ interface Pyodide017 {
   loadedPackages: Record<string, string>;
   isPyProxy(value: unknown): boolean;
   setInterruptBuffer?: (buffer: Int32Array | undefined) => void;
-  _module: { packages: { dependencies: Record<string, string[]> } };
+  _module: {
+    packages: {
+      dependencies: Record<string, string[]>;
+      import_name_to_package_name: Record<string, string>;
+      versions?: Record<string, string>;
+    };
+  };
 }
 
 /** A PyProxy as far as we touch it (0.17: `toJs(depth)`, `destroy()`, `toString()` = Python `str()`). */
@@ -248,6 +254,17 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
       if (errors.length > 0 || missing.length > 0) {
         throw new Error(`legacy runtime: loading ${names.join(', ')} failed: ${errors.join('; ') || missing.join(', ')}`);
       }
+    },
+
+    packagesForImports(importNames: string[]): string[] {
+      const byImport = pyodide._module.packages.import_name_to_package_name;
+      const wanted = importNames.map((name) => byImport[name]).filter((pkg): pkg is string => !!pkg && !(pkg in pyodide.loadedPackages));
+      return [...new Set(wanted)];
+    },
+
+    loadedPackages(): Record<string, string> {
+      const versions = pyodide._module.packages.versions ?? {};
+      return Object.fromEntries(Object.keys(pyodide.loadedPackages).map((name) => [name, versions[name] ?? '']));
     },
 
     availablePackages(): string[] {

@@ -21,7 +21,17 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     checkAPIVersion: true,
   });
   const lock = (await import(lockFileURL, { with: { type: 'json' } })).default as {
-    packages: Record<string, { file_name: string }>;
+    packages: Record<string, { file_name: string; imports: string[]; version: string }>;
+  };
+
+  /** Lock entries whose wheel is present locally: the only packages this runtime can load. */
+  const availablePackages = () => {
+    if (!options.wheelsDir) return [];
+    const present = new Set(safeReaddir(options.wheelsDir));
+    return Object.entries(lock.packages)
+      .filter(([, pkg]) => present.has(pkg.file_name))
+      .map(([name]) => name)
+      .sort();
   };
 
   return {
@@ -38,14 +48,17 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
       if (names.length === 0) return;
       await pyodide.loadPackage(names, { messageCallback: options.log, errorCallback: options.log, checkIntegrity: true });
     },
-    availablePackages() {
-      if (!options.wheelsDir) return [];
-      const present = new Set(safeReaddir(options.wheelsDir));
-      return Object.entries(lock.packages)
-        .filter(([, pkg]) => present.has(pkg.file_name))
-        .map(([name]) => name)
-        .sort();
+    packagesForImports(importNames) {
+      const available = new Set(availablePackages());
+      const wanted = Object.entries(lock.packages)
+        .filter(([name, pkg]) => available.has(name) && !(name in pyodide.loadedPackages) && pkg.imports.some((imp) => importNames.includes(imp)))
+        .map(([name]) => name);
+      return wanted;
     },
+    loadedPackages() {
+      return Object.fromEntries(Object.keys(pyodide.loadedPackages).map((name) => [name, lock.packages[name]?.version ?? '']));
+    },
+    availablePackages,
     setInterruptBuffer(buffer) {
       pyodide.setInterruptBuffer(buffer);
       return true;

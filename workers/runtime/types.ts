@@ -33,6 +33,13 @@ export interface PythonRuntime {
   bindFunction(expression: string): (arg: string) => string;
   /** Loads packages from local files only (never the network). */
   loadPackages(names: string[]): Promise<void>;
+  /**
+   * Packages that provide any of these top-level import names, can be loaded offline, and are not loaded
+   * yet (e.g. ['numpy', 'os'] → ['numpy'] if numpy is available but not loaded).
+   */
+  packagesForImports(importNames: string[]): string[];
+  /** Packages loaded into the interpreter so far, with versions where known. */
+  loadedPackages(): Record<string, string>;
   /** Names of packages this distribution can load offline. */
   availablePackages(): string[];
   /**

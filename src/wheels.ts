@@ -1,0 +1,186 @@
+/**
+ * Offline wheel store for the modern Pyodide runtime: which wheels the preload set needs (from the pinned
+ * pyodide-lock.json), and copying them from a mirror into wheels/ with each file's sha256 checked first.
+ * Nothing here reaches a CDN by itself: the caller always names the mirror.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { fileURLToPath } from 'node:url';
+import { modernDistDir, wheelClosure, type Lockfile } from './distribution.js';
+
+/** The scientific stack that `npm run wheels:fetch` stores by default. */
+export const DEFAULT_PRELOAD = ['numpy', 'pandas', 'matplotlib', 'sympy'];
+
+/** One wheel to store: the lock entry fields needed to fetch and verify it. */
+export interface WheelEntry {
+  name: string;
+  version: string;
+  file_name: string;
+  sha256: string;
+}
+
+/** Contents of wheels/manifest.json (always generated from the lock, never hand-edited). */
+export interface WheelManifest {
+  pyodide_version: string;
+  python: string;
+  preload: string[];
+  /** Closure of `preload`, dependencies before dependents. */
+  wheels: WheelEntry[];
+}
+
+export interface FetchOptions {
+  /** A local directory or an http(s)/file URL whose base holds the wheel files by their lock file names. */
+  from: string;
+  /** Real manifest from buildManifest, or any object of the same shape (tests use synthetic ones). */
+  manifest: Pick<WheelManifest, 'wheels'>;
+  destDir: string;
+  log?: (line: string) => void;
+}
+
+export interface FetchSummary {
+  fetched: number;
+  skipped: number;
+  failed: { file_name: string; reason: string }[];
+}
+
+/** Suffix of in-flight downloads; such files are never a usable wheel and are swept on the next run. */
+const PART = '.part';
+
+/**
+ * Manifest for `names` and their dependency closure, from a pyodide-lock.json.
+ * Throws wheelClosure's TypeError for a package the lock does not know.
+ */
+export function buildManifest(lock: Lockfile, names: string[], pyodideVersion = lockPyodideVersion(lock)): WheelManifest {
+  return {
+    pyodide_version: pyodideVersion,
+    python: lock.info.python,
+    preload: names,
+    wheels: wheelClosure(lock, names).map(({ name, version, file_name, sha256 }) => ({ name, version, file_name, sha256 })),
+  };
+}
+
+/** Pyodide version of a lock: recent locks do not record it, so fall back to the installed `pyodide` package. */
+function lockPyodideVersion(lock: Lockfile): string {
+  if (typeof lock.info.version === 'string') return lock.info.version;
+  return (JSON.parse(readFileSync(join(modernDistDir(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Hex sha256 of a file, streamed so that large wheels are never held in memory. */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+/** Whether the file at `path` has the given sha256 (hex, case-insensitive). */
+export async function verifyFile(path: string, sha256: string): Promise<boolean> {
+  return (await sha256File(path)) === sha256.toLowerCase();
+}
+
+/**
+ * Copies every wheel of `manifest` from `from` into `destDir`. Each file is written under a temporary
+ * name, hashed, and renamed into place only if its sha256 matches, so destDir never holds an unverified
+ * wheel under its real name. Present files with the right hash are skipped; present files with a wrong
+ * hash are deleted and fetched again. Per-file problems are returned in `failed`, not thrown.
+ */
+export async function fetchWheels({ from, manifest, destDir, log = () => {} }: FetchOptions): Promise<FetchSummary> {
+  const source = openSource(from);
+  await mkdir(destDir, { recursive: true });
+  // An interrupted earlier run may have left temp files behind: they are unverified by definition.
+  for (const entry of await readdir(destDir)) if (entry.endsWith(PART)) await rm(join(destDir, entry), { force: true });
+
+  const summary: FetchSummary = { fetched: 0, skipped: 0, failed: [] };
+  for (const wheel of manifest.wheels) {
+    const { file_name, sha256 } = wheel;
+    // Lock file names are plain names; anything else could write outside destDir.
+    if (basename(file_name) !== file_name || file_name.startsWith('.')) {
+      summary.failed.push({ file_name, reason: 'not a plain file name; the manifest is corrupt: regenerate it with --write-manifest-only' });
+      continue;
+    }
+    const dest = join(destDir, file_name);
+    if (existsSync(dest)) {
+      if (await verifyFile(dest, sha256)) {
+        summary.skipped++;
+        continue;
+      }
+      log(`${file_name}: present but its sha256 does not match the lock; deleting and fetching it again`);
+      await rm(dest, { force: true });
+    }
+
+    const tmp = join(destDir, `.${file_name}.${randomBytes(4).toString('hex')}${PART}`);
+    try {
+      const problem = await source.copyTo(file_name, tmp);
+      if (problem) {
+        summary.failed.push({ file_name, reason: problem });
+        continue;
+      }
+      const actual = await sha256File(tmp);
+      if (actual !== sha256.toLowerCase()) {
+        summary.failed.push({
+          file_name,
+          reason:
+            `sha256 mismatch (expected ${sha256}, got ${actual}, ${statSync(tmp).size} bytes from ${source.describe(file_name)}): ` +
+            'the mirror copy is truncated, corrupt or a different build; replace it with the file from the Pyodide release matching pyodide-lock.json',
+        });
+        continue;
+      }
+      await rename(tmp, dest);
+      summary.fetched++;
+      log(`${file_name}: fetched and verified`);
+    } catch (err) {
+      summary.failed.push({ file_name, reason: `could not copy from ${source.describe(file_name)}: ${(err as Error).message}` });
+    } finally {
+      // After a successful rename this is a no-op; otherwise it removes the partial or mismatching file.
+      await rm(tmp, { force: true });
+    }
+  }
+  return summary;
+}
+
+interface Source {
+  describe(fileName: string): string;
+  /** Writes the file to `tmp`; returns a reason when the mirror does not have it. */
+  copyTo(fileName: string, tmp: string): Promise<string | null>;
+}
+
+/** A mirror: http(s) base URL via global fetch, or a local directory (path or file: URL). */
+function openSource(from: string): Source {
+  if (/^https?:\/\//i.test(from)) {
+    // A base without a trailing slash would make `new URL(name, base)` drop its last path segment.
+    const base = from.endsWith('/') ? from : `${from}/`;
+    return {
+      describe: (name) => new URL(name, base).href,
+      async copyTo(name, tmp) {
+        const url = new URL(name, base);
+        const res = await fetch(url);
+        if (!res.ok || !res.body) {
+          await res.body?.cancel();
+          return `HTTP ${res.status} ${res.statusText} for ${url.href}: the mirror does not serve this file; add it to the mirror or check the --from URL`;
+        }
+        await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(tmp));
+        return null;
+      },
+    };
+  }
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(from) && !from.startsWith('file:')) {
+    throw new TypeError(`Unsupported mirror ${JSON.stringify(from)}: use a local directory or an http(s):// URL.`);
+  }
+  const dir = from.startsWith('file:') ? fileURLToPath(from) : from;
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new TypeError(`Mirror directory ${JSON.stringify(dir)} does not exist: create it and put the wheel files in it, or pass an http(s) URL.`);
+  }
+  return {
+    describe: (name) => join(dir, name),
+    async copyTo(name, tmp) {
+      const src = join(dir, name);
+      if (!existsSync(src)) return `not found in mirror directory ${dir}: copy ${name} there from the Pyodide release matching pyodide-lock.json`;
+      await pipeline(createReadStream(src), createWriteStream(tmp));
+      return null;
+    },
+  };
+}
