@@ -2,11 +2,14 @@
  * Every server setting: one table of flags, each with an env-var twin, a default and a zod schema.
  * `parseConfig` is the only function that turns argv/env into a typed, validated `Config`.
  */
+import { delimiter } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
 const seconds = (max: number) => z.coerce.number().positive().max(max);
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const bytes = (max: number) => z.coerce.number().int().min(0).max(max);
+const flag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1' || v === '');
 const list = z
   .string()
   .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((s) => s.trim()).filter(Boolean)));
@@ -26,8 +29,16 @@ export const FLAGS = {
   'warm-sessions': { schema: count(0, 64), default: '2', help: 'Sessions kept booted and ready, so create_session returns at once; 0 disables the pool.' },
   runtime: { schema: z.enum(['auto', 'modern', 'legacy']), default: 'auto', help: 'Pyodide distribution: auto picks the newest that can satisfy --preload.' },
   preload: { schema: list, default: 'numpy,pandas,matplotlib,sympy', help: 'Comma-separated packages imported in every new session, or "none".' },
+  'max-file-bytes': { schema: bytes(2 ** 31), default: String(50 * 2 ** 20), help: 'Largest single file in a session, in bytes.' },
+  'max-session-bytes': { schema: bytes(2 ** 33), default: String(200 * 2 ** 20), help: 'Total bytes the code of one session may write to its filesystem.' },
+  'max-files': { schema: count(1, 1_000_000), default: '1000', help: 'Most files the code of one session may create.' },
+  'max-image-bytes': { schema: bytes(2 ** 28), default: String(2 ** 20), help: 'Largest figure returned inline as an image block; larger ones are linked only.' },
+  'max-read-bytes': { schema: count(1024, 2 ** 28), default: String(2 ** 20), help: 'Largest page read_file returns in one call (larger files are paged).' },
+  'figure-formats': { schema: list.pipe(z.array(z.enum(['png', 'svg'])).min(1)), default: 'png', help: 'Formats open matplotlib figures are saved in: png, or png,svg.' },
+  'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: the working directory.` },
+  'allow-all-dirs': { schema: flag, default: 'false', boolean: true, help: 'Let upload_file/download_file use any host directory (credential files stay refused).' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels (default: the package's wheels/)." },
-} as const;
+} as const satisfies Record<string, { schema: z.ZodType; default: string | undefined; help: string; multiple?: boolean; boolean?: boolean }>;
 
 export type FlagName = keyof typeof FLAGS;
 
@@ -45,6 +56,12 @@ export interface Config {
   runtime: 'auto' | 'modern' | 'legacy';
   preload: string[];
   wheelsDir: string | undefined;
+  fileLimits: { maxFileBytes: number; maxSessionBytes: number; maxFiles: number };
+  maxImageBytes: number;
+  maxReadBytes: number;
+  figureFormats: string[];
+  allowDirs: string[];
+  allowAllDirs: boolean;
 }
 
 /** `PYODIDE_MCP_SESSION_TTL` for `session-ttl`. */
@@ -55,10 +72,12 @@ export function envName(flag: string): string {
 export type CliAction = { action: 'help' } | { action: 'version' } | { action: 'run'; config: Config };
 
 /** Parses argv and env. Throws a TypeError naming the bad flag and value. */
-export function parseConfig(argv: string[], env: Record<string, string | undefined>): CliAction {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' }, version: { type: 'boolean' } };
-  for (const flag of Object.keys(FLAGS)) options[flag] = { type: 'string' };
-  let values: Record<string, string | boolean | undefined>;
+export function parseConfig(argv: string[], env: Record<string, string | undefined>, cwd = process.cwd()): CliAction {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' }, version: { type: 'boolean' } };
+  for (const [flag, spec] of Object.entries(FLAGS) as [string, { multiple?: boolean; boolean?: boolean }][]) {
+    options[flag] = spec.boolean ? { type: 'boolean' } : spec.multiple ? { type: 'string', multiple: true } : { type: 'string' };
+  }
+  let values: Record<string, string | string[] | boolean | undefined>;
   try {
     values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as typeof values;
   } catch (error) {
@@ -69,7 +88,11 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
 
   const raw: Record<string, unknown> = {};
   for (const [flag, spec] of Object.entries(FLAGS)) {
-    const given = (values[flag] as string | undefined) ?? env[envName(flag)] ?? spec.default;
+    const fromEnv = env[envName(flag)];
+    let given: unknown = values[flag] ?? fromEnv ?? spec.default;
+    if (typeof given === 'boolean') given = String(given);
+    if ('multiple' in spec && typeof given === 'string') given = given.split(delimiter).filter(Boolean);
+    if ('multiple' in spec && given === undefined) given = [];
     const parsed = (spec.schema as z.ZodType).safeParse(given);
     if (!parsed.success) {
       const source = values[flag] !== undefined ? `--${flag}` : envName(flag);
@@ -96,6 +119,16 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     runtime: raw.runtime as Config['runtime'],
     preload: raw.preload as string[],
     wheelsDir: raw['wheels-dir'] as string | undefined,
+    fileLimits: {
+      maxFileBytes: raw['max-file-bytes'] as number,
+      maxSessionBytes: raw['max-session-bytes'] as number,
+      maxFiles: raw['max-files'] as number,
+    },
+    maxImageBytes: raw['max-image-bytes'] as number,
+    maxReadBytes: raw['max-read-bytes'] as number,
+    figureFormats: raw['figure-formats'] as string[],
+    allowDirs: (raw['allow-dir'] as string[]).length > 0 ? (raw['allow-dir'] as string[]) : [cwd],
+    allowAllDirs: raw['allow-all-dirs'] as boolean,
   };
   if (config.defaultTimeoutMs > config.maxTimeoutMs) {
     throw new TypeError(`--timeout (${config.defaultTimeoutMs / 1000}) is larger than --max-timeout (${config.maxTimeoutMs / 1000}); raise --max-timeout or lower --timeout.`);
@@ -112,10 +145,11 @@ export function helpText(version: string): string {
     '',
     'Flags (each also read from the environment variable shown):',
   ];
-  for (const [flag, spec] of Object.entries(FLAGS)) {
+  for (const [flag, spec] of Object.entries(FLAGS) as [string, { default?: string; help: string; multiple?: boolean; boolean?: boolean }][]) {
     const def = spec.default === undefined ? '' : ` (default: ${spec.default})`;
-    lines.push(`  --${flag.padEnd(22)} ${spec.help}${def}`, `  ${''.padEnd(24)} env: ${envName(flag)}`);
+    const name = spec.boolean ? `--${flag}` : `--${flag} <${spec.multiple ? 'dir' : 'value'}>`;
+    lines.push(`  ${name.padEnd(32)} ${spec.help}${def}`, `  ${''.padEnd(32)} env: ${envName(flag)}`);
   }
-  lines.push('  --help                   Show this help and exit.', '  --version                Print the version and exit.');
+  lines.push('  --help                           Show this help and exit.', '  --version                        Print the version and exit.');
   return lines.join('\n') + '\n';
 }

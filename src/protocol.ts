@@ -17,8 +17,34 @@ export interface WorkerInit {
   preload: string[];
   /** Absolute path of workers/harness.py. */
   harnessPath: string;
+  /** Caps on what user code may store in the session's virtual filesystem. */
+  fileLimits: FileLimits;
+  /** Formats figures are captured in, e.g. ["png"] or ["png", "svg"]. */
+  figureFormats: string[];
   /** Int32Array(1) view target: the host writes 2 (SIGINT) into slot 0 to interrupt Python. */
   interruptBuffer: SharedArrayBuffer;
+}
+
+/** Per-session caps on the virtual filesystem. */
+export interface FileLimits {
+  maxFileBytes: number;
+  maxSessionBytes: number;
+  maxFiles: number;
+}
+
+/** Files written (with their bytes) and deleted in the workspace by one request; paths are workspace-relative. */
+export interface FileChanges {
+  written: { path: string; data: Uint8Array; mtimeMs: number }[];
+  deleted: string[];
+}
+
+/** A rich output of a cell (IPython display protocol): an image file in the workspace, or text. */
+export interface DisplayOutput {
+  mime_type: string;
+  /** Workspace-relative path of an image the harness saved (figures, _repr_png_). */
+  path?: string;
+  /** Text of an HTML, Markdown or LaTeX representation. */
+  text?: string;
 }
 
 /** Per-call caps on what a reply may carry, in characters. */
@@ -64,6 +90,10 @@ export interface CellOutcome {
   truncated: Truncation;
   /** Offline packages loaded before the run because the code imports them. */
   loaded_packages: string[];
+  /** Figures and rich outputs, in the order they were shown. */
+  display: DisplayOutput[];
+  /** What the cell did to the workspace (attached by the worker, not by Python). */
+  changes: FileChanges;
 }
 
 /** Packages of a session: loaded ones with versions, and those that could be loaded offline. */
@@ -74,6 +104,9 @@ export interface PackageListing {
 
 export type HostRequest =
   | { id: number; type: 'execute'; code: string; limits: OutputLimits }
+  | { id: number; type: 'run_file'; path: string; limits: OutputLimits }
+  | { id: number; type: 'write_file'; path: string; data: Uint8Array; append: boolean; overwrite: boolean }
+  | { id: number; type: 'delete_file'; path: string }
   | { id: number; type: 'load_packages'; packages: string[] }
   | { id: number; type: 'list_packages' };
 

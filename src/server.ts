@@ -11,6 +11,9 @@ import { registerCreateSessionTool } from './tools/create-session.js';
 import { registerExecuteCodeTool } from './tools/execute-code.js';
 import { registerListSessionsTool } from './tools/list-sessions.js';
 import { registerPackageTools } from './tools/packages.js';
+import { registerFileTools } from './tools/files.js';
+import { registerHostFileTools } from './tools/host-files.js';
+import { registerSessionFileResources } from './resources.js';
 import { registerServerInfoTool } from './tools/server-info.js';
 import type { ToolDeps } from './tools/shared.js';
 
@@ -26,7 +29,7 @@ export function createServer(options: { config: Config; distribution: Distributi
   const server = new McpServer(
     { name: 'pyodide-mcp', version },
     {
-      capabilities: { tools: {}, logging: {} },
+      capabilities: { tools: {}, resources: { listChanged: false }, logging: {} },
       instructions:
         'Runs Python (Pyodide, WebAssembly) in sandboxed, stateful sessions with no network. ' +
         'Start with execute_code (omit session_id to get a new session), then pass the returned session_id to keep variables and files.',
@@ -40,6 +43,9 @@ export function createServer(options: { config: Config; distribution: Distributi
   registerCloseSessionTool(server, deps);
   registerPackageTools(server, deps);
   registerServerInfoTool(server, { ...deps, version });
+  registerFileTools(server, deps);
+  registerHostFileTools(server, deps);
+  registerSessionFileResources(server, sessions);
   return {
     server,
     sessions,

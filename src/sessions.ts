@@ -11,6 +11,7 @@ import { NEW_SESSION_HINT, PyodideMcpError } from './errors.js';
 import type { CellOutcome, PackageListing, RuntimeInfo } from './protocol.js';
 import { SessionWorker, type InterruptReason } from './worker-host.js';
 import { PACKAGE_ROOT } from './distribution.js';
+import { SessionFiles, type FileRef } from './session-files.js';
 
 /** Public view of a session, as list_sessions reports it. */
 export interface SessionSummary {
@@ -25,6 +26,8 @@ export interface SessionSummary {
 interface Session {
   id: string;
   worker: SessionWorker;
+  /** Host-side mirror of the workspace, updated from every change set. */
+  files: SessionFiles;
   runtime: RuntimeInfo;
   createdAt: number;
   lastUsedAt: number;
@@ -38,6 +41,8 @@ interface Session {
 /** The outcome of execute(), with how it ended. */
 export interface Execution {
   outcome: CellOutcome;
+  /** Files the call created or modified. */
+  files: FileRef[];
   interrupted: InterruptReason | null;
   /** Set when the worker had to be terminated: the session no longer exists. */
   terminated: PyodideMcpError | null;
@@ -96,7 +101,7 @@ export class SessionManager {
       this.runtimeFacts ??= runtime;
       const id = newSessionId();
       const now = Date.now();
-      this.sessions.set(id, { id, worker, runtime, createdAt: now, lastUsedAt: now, executionCount: 0, inFlight: 0, tail: Promise.resolve() });
+      this.sessions.set(id, { id, worker, files: new SessionFiles(id), runtime, createdAt: now, lastUsedAt: now, executionCount: 0, inFlight: 0, tail: Promise.resolve() });
       this.log(`session ${id} created (${runtime.kind} runtime, boot ${runtime.bootMs} ms)`);
       if (this.closing) {
         await this.close(id);
@@ -138,7 +143,7 @@ export class SessionManager {
    * Runs code in a session. Calls on one session run one after another in arrival order; other
    * sessions are unaffected (each has its own thread).
    */
-  execute(id: string, code: string, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
+  execute(id: string, source: { code: string } | { path: string }, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
     const session = this.get(id);
     session.inFlight++;
     session.lastUsedAt = Date.now();
@@ -147,15 +152,16 @@ export class SessionManager {
       // The session may have died while this call waited in the queue.
       this.get(id);
       try {
-        const { outcome, interrupted } = await session.worker.execute({ code, limits: this.config.limits, timeoutMs, signal });
+        const { outcome, interrupted } = await session.worker.execute({ source, limits: this.config.limits, timeoutMs, signal });
         session.executionCount = outcome.execution_count;
-        return { outcome, interrupted, terminated: null, durationMs: performance.now() - started };
+        const files = session.files.apply(outcome.changes);
+        return { outcome, files, interrupted, terminated: null, durationMs: performance.now() - started };
       } catch (error) {
         if (!(error instanceof PyodideMcpError) || !['EXEC_TIMEOUT', 'EXEC_CANCELLED', 'WORKER_CRASHED'].includes(error.code)) throw error;
         // The worker is gone: the session is dead. Later calls are told so, with this reason.
         this.bury(id, new PyodideMcpError('SESSION_DEAD', `Session ${id} no longer exists: ${error.message} ${NEW_SESSION_HINT}`));
         await session.worker.terminate(error);
-        return { outcome: emptyOutcome(session.executionCount + 1), interrupted: null, terminated: error, durationMs: performance.now() - started };
+        return { outcome: emptyOutcome(session.executionCount + 1), files: [], interrupted: null, terminated: error, durationMs: performance.now() - started };
       } finally {
         session.inFlight--;
         session.lastUsedAt = Date.now();
@@ -164,6 +170,35 @@ export class SessionManager {
     const result = session.tail.then(run, run);
     session.tail = result.catch(() => {});
     return result;
+  }
+
+  /** Writes a file into a session's workspace, queued behind running code. */
+  writeFile(id: string, path: string, data: Uint8Array, options: { append: boolean; overwrite: boolean }): Promise<FileRef> {
+    return this.enqueue(id, async (session) => {
+      session.files.apply(await session.worker.writeFile(path, data, options.append, options.overwrite));
+      const size = session.files.read(path).byteLength;
+      return session.files.ref(path, size);
+    });
+  }
+
+  /** Deletes a file (or empty directory) from a session's workspace, queued behind running code. */
+  deleteFile(id: string, path: string): Promise<void> {
+    return this.enqueue(id, async (session) => {
+      session.files.apply(await session.worker.deleteFile(path));
+    });
+  }
+
+  /**
+   * The host-side view of a session's files: answers at once, even while the session runs code
+   * (it shows the files as of the end of the last call).
+   */
+  filesOf(id: string): SessionFiles {
+    return this.get(id).files;
+  }
+
+  /** Every file of every live session, for resources/list. */
+  allFiles(): FileRef[] {
+    return [...this.sessions.values()].flatMap((session) => session.files.allFiles());
   }
 
   /** Loads offline packages into a session, queued like a cell. */
@@ -288,6 +323,8 @@ export class SessionManager {
         wheelsDir: this.distribution.wheelsDir,
         preload: this.config.preload,
         harnessPath: join(PACKAGE_ROOT, 'workers', 'harness.py'),
+        fileLimits: this.config.fileLimits,
+        figureFormats: this.config.figureFormats,
       },
       maxHeapMb: this.config.maxHeapMb,
       interruptGraceMs: this.config.interruptGraceMs,
@@ -313,5 +350,15 @@ function newSessionId(): string {
 }
 
 function emptyOutcome(executionCount: number): CellOutcome {
-  return { stdout: '', stderr: '', result: null, error: null, execution_count: executionCount, truncated: null, loaded_packages: [] };
+  return {
+    stdout: '',
+    stderr: '',
+    result: null,
+    error: null,
+    execution_count: executionCount,
+    truncated: null,
+    loaded_packages: [],
+    display: [],
+    changes: { written: [], deleted: [] },
+  };
 }

@@ -3,7 +3,7 @@
  * timeout → interrupt → terminate, crash detection. Only src/sessions.ts creates these.
  */
 import { Worker } from 'node:worker_threads';
-import type { CellOutcome, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from './protocol.js';
+import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from './protocol.js';
 import { isErrorCode, PyodideMcpError } from './errors.js';
 
 /** Why a running cell was interrupted. */
@@ -19,7 +19,8 @@ export interface SessionWorkerOptions {
 }
 
 export interface ExecuteOptions {
-  code: string;
+  /** Code to run, or a workspace file to run (run_file). */
+  source: { code: string } | { path: string };
   limits: OutputLimits;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -134,7 +135,11 @@ export class SessionWorker {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     try {
-      const outcome = (await this.request({ type: 'execute', code: options.code, limits: options.limits })) as CellOutcome;
+      const body =
+        'code' in options.source
+          ? ({ type: 'execute', code: options.source.code, limits: options.limits } as const)
+          : ({ type: 'run_file', path: options.source.path, limits: options.limits } as const);
+      const outcome = (await this.request(body)) as CellOutcome;
       return { outcome, interrupted };
     } finally {
       clearTimeout(deadline);
@@ -146,6 +151,16 @@ export class SessionWorker {
   /** Loads offline packages into the running interpreter. */
   async loadPackages(packages: string[]): Promise<void> {
     await this.request({ type: 'load_packages', packages });
+  }
+
+  /** Writes a file in the workspace (path already normalised); returns the change set. */
+  async writeFile(path: string, data: Uint8Array, append: boolean, overwrite: boolean): Promise<FileChanges> {
+    return (await this.request({ type: 'write_file', path, data, append, overwrite })) as FileChanges;
+  }
+
+  /** Deletes a file or empty directory in the workspace; returns the change set. */
+  async deleteFile(path: string): Promise<FileChanges> {
+    return (await this.request({ type: 'delete_file', path })) as FileChanges;
   }
 
   /** Packages loaded in the interpreter and those it could load offline. */

@@ -6,14 +6,35 @@ as JSON strings: user code is never pasted into Python or JavaScript source.
 Runs unchanged on Python 3.8 (legacy distribution) and 3.14 (modern distribution).
 """
 import ast
+import base64
 import builtins
+import errno as _errno
 import io
 import json
 import linecache
+import os
 import sys
 import traceback
+import types
 
 _CELL_PREFIX = "<cell-"
+_HARNESS_FILE = "pyodide_mcp_harness.py"
+WORKSPACE = "/workspace"
+FIGURE_DIR = "figures"
+_QUOTA_ERRNOS = (_errno.ENOSPC, _errno.EFBIG, getattr(_errno, "EDQUOT", -1))
+
+# Figures go through our own matplotlib backend (Agg plus a show() that captures), written where
+# matplotlib can import it. Set before anything imports pyplot; the worker loads us before preloading.
+_BACKEND_DIR = "/lib/pyodide_mcp"
+_BACKEND_SOURCE = """
+from matplotlib.backends.backend_agg import FigureCanvasAgg as FigureCanvas
+from matplotlib.backend_bases import FigureManagerBase as FigureManager
+
+
+def show(*args, **kwargs):
+    import pyodide_mcp_harness
+    pyodide_mcp_harness.capture_figures()
+"""
 
 
 class BoundedStream(io.TextIOBase):
@@ -68,8 +89,8 @@ def _bounded(text, limit):
 
 
 def _user_frames(tb):
-    """Drops the harness's own frames so the traceback starts at the user's cell."""
-    while tb is not None and not tb.tb_frame.f_code.co_filename.startswith(_CELL_PREFIX):
+    """Drops the harness's own frames so the traceback starts at the user's code."""
+    while tb is not None and tb.tb_frame.f_code.co_filename == _HARNESS_FILE:
         tb = tb.tb_next
     return tb
 
@@ -83,11 +104,16 @@ class Session:
         self.namespace = sys.modules["__main__"].__dict__
         self.namespace.setdefault("__builtins__", builtins)
         self.execution_count = 0
+        self.figure_formats = ["png"]
+        self.display = []
+        self._outputs_this_cell = 0
 
     def run(self, request):
         limits = request["limits"]
         self.execution_count += 1
-        filename = "%s%d>" % (_CELL_PREFIX, self.execution_count)
+        self.display = []
+        self._outputs_this_cell = 0
+        filename = request.get("filename") or "%s%d>" % (_CELL_PREFIX, self.execution_count)
         stdout = BoundedStream("stdout", limits["stdout"])
         stderr = BoundedStream("stderr", limits["stderr"])
         saved = sys.stdout, sys.stderr
@@ -98,10 +124,18 @@ class Session:
             value = self._run_cell(request["code"], filename)
             if value is not None:
                 self.namespace["_"] = value
+                # A notebook shows HTML for the last value; a model reads the text repr better, so
+                # HTML is kept for explicit display() calls.
+                self.show_rich(value, html=False)
                 result = repr(value)
         except BaseException as exc:  # noqa: B036 - SystemExit and KeyboardInterrupt are reported too
             error = self._describe(exc)
         finally:
+            # Figures left open are shown, as a notebook would, even when the cell raised.
+            try:
+                self.capture_figures()
+            except Exception as exc:
+                stderr.write("pyodide-mcp: could not save a figure: %s\n" % (exc,))
             sys.stdout, sys.stderr = saved
         truncated = {}
         if stdout.omitted:
@@ -123,8 +157,66 @@ class Session:
                 "error": error,
                 "execution_count": self.execution_count,
                 "truncated": truncated or None,
+                "display": self.display,
             }
         )
+
+    def _output_path(self, extension):
+        self._outputs_this_cell += 1
+        directory = os.path.join(WORKSPACE, FIGURE_DIR)
+        os.makedirs(directory, exist_ok=True)
+        name = "cell%d_%d.%s" % (self.execution_count, self._outputs_this_cell, extension)
+        return os.path.join(directory, name)
+
+    def capture_figures(self):
+        """Saves every open matplotlib figure into the workspace and closes it."""
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is None:
+            return
+        for number in list(plt.get_fignums()):
+            figure = plt.figure(number)
+            self._outputs_this_cell += 1
+            for fmt in self.figure_formats:
+                os.makedirs(os.path.join(WORKSPACE, FIGURE_DIR), exist_ok=True)
+                name = "cell%d_%d.%s" % (self.execution_count, self._outputs_this_cell, fmt)
+                path = os.path.join(WORKSPACE, FIGURE_DIR, name)
+                figure.savefig(path, format=fmt, bbox_inches="tight")
+                mime = "image/svg+xml" if fmt == "svg" else "image/" + fmt
+                self.display.append({"mime_type": mime, "path": os.path.relpath(path, WORKSPACE)})
+            plt.close(figure)
+
+    def show_rich(self, value, html=True):
+        """Honours the IPython display protocol: _repr_png_/_repr_svg_ become image files, and
+        _repr_html_/_repr_markdown_/_repr_latex_ become text outputs. Returns True if anything was shown."""
+        if isinstance(value, type):
+            return False
+        shown = False
+        for method, extension, mime in (("_repr_png_", "png", "image/png"), ("_repr_svg_", "svg", "image/svg+xml")):
+            data = _call_repr(value, method)
+            if not data:
+                continue
+            if extension == "png" and isinstance(data, str):
+                data = base64.b64decode(data)
+            path = self._output_path(extension)
+            with open(path, "wb" if isinstance(data, bytes) else "w") as handle:
+                handle.write(data)
+            self.display.append({"mime_type": mime, "path": os.path.relpath(path, WORKSPACE)})
+            shown = True
+        for method, mime in (("_repr_markdown_", "text/markdown"), ("_repr_latex_", "text/latex"), ("_repr_html_", "text/html")):
+            if mime == "text/html" and not html:
+                continue
+            data = _call_repr(value, method)
+            if isinstance(data, str) and data:
+                self.display.append({"mime_type": mime, "text": data})
+                shown = True
+                break
+        return shown
+
+    def display_objects(self, *objects):
+        """`display(...)` inside user code: rich outputs when the object has them, else its repr on stdout."""
+        for obj in objects:
+            if not self.show_rich(obj):
+                print(repr(obj))
 
     def _run_cell(self, code, filename):
         # Register the source so tracebacks can show the offending line.
@@ -143,11 +235,77 @@ class Session:
             lines = traceback.format_exception_only(type(exc), exc)
         else:
             lines = traceback.format_exception(type(exc), exc, _user_frames(exc.__traceback__))
+        message = str(exc)
+        if isinstance(exc, OSError) and exc.errno in _QUOTA_ERRNOS:
+            message += " (the session's file quota was reached: see server_info for the limits; delete files to make room)"
         return {
             "type": type(exc).__name__,
-            "message": str(exc),
+            "message": message,
             "traceback": "".join(lines),
         }
+
+
+def _call_repr(value, method):
+    function = getattr(value, method, None)
+    if not callable(function):
+        return None
+    try:
+        return function()
+    except Exception:
+        return None
+
+
+def _install_display_helpers(session):
+    """`display` as a builtin, and a minimal IPython.display when IPython itself is not installed,
+    because model-written notebook code often does `from IPython.display import display, HTML`."""
+    builtins.display = session.display_objects
+    try:
+        import IPython  # noqa: F401
+        return
+    except ImportError:
+        pass
+
+    class _Text(object):
+        def __init__(self, data):
+            self.data = data
+
+    class HTML(_Text):
+        def _repr_html_(self):
+            return self.data
+
+    class Markdown(_Text):
+        def _repr_markdown_(self):
+            return self.data
+
+    class Latex(_Text):
+        def _repr_latex_(self):
+            return self.data
+
+    ipython = types.ModuleType("IPython")
+    # Libraries probe `IPython.get_ipython()` when IPython is imported (matplotlib does); None = no shell.
+    ipython.get_ipython = lambda: None
+    display_module = types.ModuleType("IPython.display")
+    for name, item in (("display", session.display_objects), ("HTML", HTML), ("Markdown", Markdown), ("Latex", Latex)):
+        setattr(display_module, name, item)
+    ipython.display = display_module
+    sys.modules.setdefault("IPython", ipython)
+    sys.modules.setdefault("IPython.display", display_module)
+
+
+def _prepare_environment():
+    os.makedirs(WORKSPACE, exist_ok=True)
+    os.chdir(WORKSPACE)
+    os.makedirs(_BACKEND_DIR, exist_ok=True)
+    with open(os.path.join(_BACKEND_DIR, "pyodide_mcp_backend.py"), "w") as handle:
+        handle.write(_BACKEND_SOURCE)
+    if _BACKEND_DIR not in sys.path:
+        sys.path.append(_BACKEND_DIR)
+    os.environ["MPLBACKEND"] = "module://pyodide_mcp_backend"
+
+
+def errnos():
+    names = ("ENOSPC", "EFBIG", "EDQUOT", "ENOENT", "EEXIST", "EISDIR", "EACCES")
+    return {name: getattr(_errno, name, -1) for name in names}
 
 
 def import_preloaded(names):
@@ -159,6 +317,9 @@ def import_preloaded(names):
     for name in names:
         module = importlib.import_module(name)
         versions[name] = str(getattr(module, "__version__", ""))
+        if name == "matplotlib":
+            # The first plot of a session should not pay for pyplot and its backend either.
+            importlib.import_module("matplotlib.pyplot")
     return versions
 
 
@@ -178,7 +339,14 @@ def imported_names(code):
     return sorted(names)
 
 
+_prepare_environment()
 _session = Session()
+_install_display_helpers(_session)
+
+
+def capture_figures():
+    """Called by our matplotlib backend's show()."""
+    _session.capture_figures()
 
 
 def entry(request_json):
@@ -190,4 +358,7 @@ def entry(request_json):
         return json.dumps(imported_names(request["code"]))
     if op == "import":
         return json.dumps(import_preloaded(request["names"]))
+    if op == "configure":
+        _session.figure_formats = list(request["figure_formats"])
+        return json.dumps(errnos())
     raise ValueError("unknown harness op: %r" % (op,))

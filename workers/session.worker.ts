@@ -5,17 +5,25 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CellOutcome, HostRequest, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../src/protocol.js';
+import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../src/protocol.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { bootRuntime } from './runtime/index.js';
+import { Workspace, WorkspaceError, type Errnos } from './workspace.js';
 
 const port = parentPort;
 if (!port) throw new Error('session.worker must run inside a worker thread');
 const init = workerData as WorkerInit;
-const post = (message: WorkerMessage) => port.postMessage(message);
+const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 const log = (message: string) => post({ type: 'log', message });
 
-async function boot(): Promise<{ runtime: PythonRuntime; run: (json: string) => string; info: RuntimeInfo }> {
+interface Booted {
+  runtime: PythonRuntime;
+  run: (json: string) => string;
+  workspace: Workspace;
+  info: RuntimeInfo;
+}
+
+async function boot(): Promise<Booted> {
   const started = performance.now();
   const runtime = await bootRuntime(init.runtime, {
     distDir: init.distDir,
@@ -34,10 +42,15 @@ async function boot(): Promise<{ runtime: PythonRuntime; run: (json: string) => 
       ` sys.modules.__setitem__('pyodide_mcp_harness', m), m.entry)[-1])(types.ModuleType('pyodide_mcp_harness')))` +
       `(${JSON.stringify(source)}, __import__('types'), __import__('sys'))`,
   );
+  const errnos = JSON.parse(run(JSON.stringify({ op: 'configure', figure_formats: init.figureFormats }))) as Errnos;
   const packages = JSON.parse(run(JSON.stringify({ op: 'import', names: init.preload }))) as Record<string, string>;
+  const workspace = new Workspace(runtime.FS, init.fileLimits, errnos);
+  // Files written while booting (none expected in the workspace) are not the user's changes.
+  workspace.collectChanges();
   return {
     runtime,
     run,
+    workspace,
     info: {
       kind: runtime.kind,
       python: runtime.pythonVersion,
@@ -69,25 +82,48 @@ async function loadImportedPackages(runtime: PythonRuntime, run: (json: string) 
   }
 }
 
-function toWire(error: unknown, code: string): WireError {
-  const err = error as { message?: string; type?: string };
+function toWire(error: unknown, code = 'WORKER_ERROR'): WireError {
+  if (error instanceof WorkspaceError) return { code: error.code, message: error.message };
+  const err = error as { message?: string; type?: string; errno?: number };
+  // Emscripten FS errors carry an errno and little of a message.
+  if (typeof err?.errno === 'number') return { code, message: `File system error (errno ${err.errno}): ${err.message ?? ''}`.trim() };
   return { code, message: String(err?.message ?? error), pythonType: err?.type };
 }
 
+/** Buffers of the changed files, moved (not copied) to the host. */
+function transferables(changes: FileChanges): ArrayBuffer[] {
+  return changes.written.map((file) => file.data.buffer as ArrayBuffer).filter((buffer, i, all) => all.indexOf(buffer) === i);
+}
+
 boot().then(
-  ({ runtime, run, info }) => {
+  ({ runtime, run, workspace, info }) => {
+    const runCell = async (id: number, code: string, limits: OutputLimits, filename?: string) => {
+      // A stale interrupt (signalled just as the previous call ended) must not hit this one.
+      Atomics.store(new Int32Array(init.interruptBuffer), 0, 0);
+      const loaded = await loadImportedPackages(runtime, run, code);
+      const outcome = workspace.enforced(() => JSON.parse(run(JSON.stringify({ op: 'run', code, limits, filename }))) as CellOutcome);
+      outcome.loaded_packages = loaded;
+      outcome.changes = workspace.collectChanges();
+      post({ id, type: 'reply', ok: true, value: outcome }, transferables(outcome.changes));
+    };
+    const replyWithChanges = (id: number) => {
+      const changes = workspace.collectChanges();
+      post({ id, type: 'reply', ok: true, value: changes }, transferables(changes));
+    };
+
     port.on('message', async (request: HostRequest) => {
       try {
         switch (request.type) {
-          case 'execute': {
-            // A stale interrupt (signalled just as the previous cell ended) must not hit this cell.
-            Atomics.store(new Int32Array(init.interruptBuffer), 0, 0);
-            const loaded = await loadImportedPackages(runtime, run, request.code);
-            const outcome = JSON.parse(run(JSON.stringify({ op: 'run', code: request.code, limits: request.limits }))) as CellOutcome;
-            outcome.loaded_packages = loaded;
-            post({ id: request.id, type: 'reply', ok: true, value: outcome });
-            return;
-          }
+          case 'execute':
+            return await runCell(request.id, request.code, request.limits);
+          case 'run_file':
+            return await runCell(request.id, workspace.readText(request.path), request.limits, request.path);
+          case 'write_file':
+            workspace.writeFile(request.path, request.data, { append: request.append, overwrite: request.overwrite });
+            return replyWithChanges(request.id);
+          case 'delete_file':
+            workspace.delete(request.path);
+            return replyWithChanges(request.id);
           case 'load_packages':
             await runtime.loadPackages(request.packages);
             post({ id: request.id, type: 'reply', ok: true, value: null });
@@ -99,7 +135,7 @@ boot().then(
           }
         }
       } catch (error) {
-        post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(error, 'WORKER_ERROR') });
+        post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(error) });
       }
     });
     post({ type: 'ready', info });

@@ -15,8 +15,8 @@ export interface ToolDeps {
 export const sessionIdField = z.string().max(200).describe('The session_id returned by create_session or execute_code.');
 
 /** A successful reply: structured content plus the same data as readable text. */
-export function ok<T extends Record<string, unknown>>(structured: T, text?: string): CallToolResult {
-  return { structuredContent: structured, content: [{ type: 'text', text: text ?? JSON.stringify(structured, null, 2) }] };
+export function ok<T extends object>(structured: T, text?: string): CallToolResult {
+  return { structuredContent: structured as Record<string, unknown>, content: [{ type: 'text', text: text ?? JSON.stringify(structured, null, 2) }] };
 }
 
 /**

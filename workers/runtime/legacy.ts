@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
-import type { BootOptions, PythonRuntime } from './types.js';
+import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
 
 /** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
 interface Pyodide017 {
@@ -30,6 +30,7 @@ interface Pyodide017 {
   isPyProxy(value: unknown): boolean;
   setInterruptBuffer?: (buffer: Int32Array | undefined) => void;
   _module: {
+    FS: EmscriptenFS;
     packages: {
       dependencies: Record<string, string[]>;
       import_name_to_package_name: Record<string, string>;
@@ -218,6 +219,7 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
 
   const runtime: PythonRuntime = {
     kind: 'legacy',
+    FS: pyodide._module.FS,
     pythonVersion,
     pyodideVersion: distributionVersion(distDir) ?? pyodide.version,
 

@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BootOptions, PythonRuntime } from './types.js';
+import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
 
 export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
   const { loadPyodide } = await import('pyodide');
@@ -36,6 +36,7 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
 
   return {
     kind: 'modern',
+    FS: pyodide.FS as unknown as EmscriptenFS,
     pythonVersion: pyodide.runPython('import sys; sys.version.split()[0]') as string,
     pyodideVersion: pyodide.version,
     runPython: (code) => pyodide.runPython(code),

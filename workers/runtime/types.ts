@@ -16,6 +16,29 @@ export interface BootOptions {
   log: (message: string) => void;
 }
 
+/**
+ * The part of Emscripten's FS object that the worker uses (the same in both distributions).
+ * Loosely typed on purpose: it is Emscripten's own JavaScript, not a typed API.
+ */
+export interface EmscriptenFS {
+  readdir(path: string): string[];
+  lstat(path: string): { mode: number; size: number; mtime: Date | number };
+  stat(path: string): { mode: number; size: number; mtime: Date | number };
+  readFile(path: string): Uint8Array;
+  writeFile(path: string, data: Uint8Array | string, opts?: { flags?: string }): void;
+  unlink(path: string): void;
+  rmdir(path: string): void;
+  mkdirTree?(path: string): void;
+  mkdir(path: string): void;
+  isDir(mode: number): boolean;
+  isFile(mode: number): boolean;
+  isLink(mode: number): boolean;
+  lookupPath(path: string, opts?: { follow?: boolean }): { path: string; node: any };
+  getPath(node: any): string;
+  ErrnoError: new (errno: number) => Error;
+  [hook: string]: any;
+}
+
 /** A booted Pyodide runtime, reduced to what the worker needs. */
 export interface PythonRuntime {
   readonly kind: 'modern' | 'legacy';
@@ -23,6 +46,8 @@ export interface PythonRuntime {
   readonly pythonVersion: string;
   /** e.g. "314.0.7" */
   readonly pyodideVersion: string;
+  /** Emscripten's virtual filesystem of this interpreter. */
+  readonly FS: EmscriptenFS;
   /** Runs Python source in the runtime's globals and returns the value converted to JS (strings stay strings). */
   runPython(code: string): unknown;
   /**

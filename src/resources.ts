@@ -1,0 +1,33 @@
+/** Session files as MCP resources: `session://{session_id}/{path}`, listed for live sessions. */
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { looksLikeText, mimeType, sessionPath } from './files.js';
+import { PyodideMcpError } from './errors.js';
+import type { SessionManager } from './sessions.js';
+
+export function registerSessionFileResources(server: McpServer, sessions: SessionManager): void {
+  server.registerResource(
+    'session-file',
+    new ResourceTemplate('session://{session_id}/{+path}', {
+      list: async () => ({
+        resources: sessions.allFiles().map((file) => ({ uri: file.uri, name: file.path, mimeType: file.mime_type, size: file.size })),
+      }),
+    }),
+    { title: 'Session file', description: 'A file in a live session workspace (figures, data, results).' },
+    async (uri, variables) => {
+      try {
+        const id = decodeURIComponent(String(variables.session_id));
+        const path = sessionPath(String(variables.path).split('/').map(decodeURIComponent).join('/'));
+        const data = sessions.filesOf(id).read(path);
+        const mime = mimeType(path);
+        return {
+          contents: [looksLikeText(data) && !mime.startsWith('image/') ? { uri: uri.href, mimeType: mime, text: data.toString('utf8') } : { uri: uri.href, mimeType: mime, blob: data.toString('base64') }],
+        };
+      } catch (error) {
+        // Resource reads have no isError result: a protocol error that still says what is wrong.
+        if (error instanceof PyodideMcpError) throw new McpError(ErrorCode.InvalidParams, `${error.code}: ${error.message}`);
+        throw error;
+      }
+    },
+  );
+}
