@@ -88,8 +88,9 @@ export class SessionManager {
     }
     this.booting++;
     try {
-      // Prefer a warm worker; the oldest is the closest to ready. Refill in the background either way.
-      const worker = this.pool.shift() ?? this.spawnWorker();
+      // Prefer a ready warm worker, else the oldest booting one (closest to ready). Refill in the background.
+      const readyIndex = this.pool.findIndex((w) => w.isReady);
+      const worker = (readyIndex >= 0 ? this.pool.splice(readyIndex, 1)[0] : this.pool.shift()) ?? this.spawnWorker();
       void this.refillPool();
       let runtime: RuntimeInfo;
       try {
@@ -129,9 +130,9 @@ export class SessionManager {
     return first.ready.catch(() => null);
   }
 
-  /** Warm workers ready or booting, for server_info. */
-  get warmCount(): number {
-    return this.pool.length;
+  /** Warm workers ready to be taken, for server_info. */
+  get warmReady(): number {
+    return this.pool.filter((worker) => worker.isReady).length;
   }
 
   /** Packages loaded in a session, and those it could load offline. */

@@ -42,6 +42,8 @@ const SIGINT = 2;
 
 export class SessionWorker {
   readonly ready: Promise<RuntimeInfo>;
+  /** True once `ready` has resolved. */
+  isReady = false;
   /** Set once the worker is gone (terminated, crashed, exited); every later call fails with it. */
   deadReason: PyodideMcpError | null = null;
   private readonly worker: Worker;
@@ -71,6 +73,7 @@ export class SessionWorker {
       this.worker.on('message', (message: WorkerMessage) => {
         switch (message.type) {
           case 'ready':
+            this.isReady = true;
             resolve(message.info);
             return;
           case 'boot_failed':

@@ -318,8 +318,14 @@ def import_preloaded(names):
         module = importlib.import_module(name)
         versions[name] = str(getattr(module, "__version__", ""))
         if name == "matplotlib":
-            # The first plot of a session should not pay for pyplot and its backend either.
-            importlib.import_module("matplotlib.pyplot")
+            # The first plot of a session should not pay for pyplot, its backend and the font cache
+            # either: draw one throwaway figure now, while the session is still in the warm pool.
+            pyplot = importlib.import_module("matplotlib.pyplot")
+            figure = pyplot.figure()
+            figure.gca().plot([0, 1])
+            figure.gca().set_title("warm-up")
+            figure.canvas.draw()
+            pyplot.close(figure)
     return versions
 
 

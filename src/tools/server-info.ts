@@ -20,7 +20,7 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
         packages: z.record(z.string(), z.string()).describe('Preloaded packages and versions'),
         available_packages: z.number().int(),
         sessions: z.number().int(),
-        warm_sessions: z.number().int(),
+        warm_sessions: z.number().int().describe('Pre-booted sessions ready to be handed out'),
         limits: z.object({
           timeout_seconds: z.number(),
           max_timeout_seconds: z.number(),
@@ -46,7 +46,7 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
         packages: info?.packages ?? {},
         available_packages: info?.available.length ?? 0,
         sessions: sessions.size,
-        warm_sessions: sessions.warmCount,
+        warm_sessions: sessions.warmReady,
         limits: {
           timeout_seconds: config.defaultTimeoutMs / 1000,
           max_timeout_seconds: config.maxTimeoutMs / 1000,

@@ -16,7 +16,8 @@ describe('timeouts, cancellation and concurrency', () => {
     assert.equal(r.success, false);
     assert.equal(r.error.type, 'TimeoutError');
     assert.match(r.error.message, /1 s time limit/);
-    assert.ok(r.duration_ms >= 1000 && r.duration_ms < 2000, `replied ${r.duration_ms} ms after start`);
+    assert.match(r.error.message, /interrupted\. The session and its variables are intact/);
+    assert.ok(r.duration_ms >= 1000, `replied ${r.duration_ms} ms after start`);
     const after = await h.ok('execute_code', { session_id, code: 'sum(kept)' });
     assert.equal(after.result, '6');
   });

@@ -1,0 +1,261 @@
+/**
+ * `npm run bench`: measures pyodide-mcp over the real MCP stdio transport with the SDK client, and a
+ * naive baseline (a fresh worker that boots Pyodide and loads the packages for each session) in the
+ * same run. Prints a Markdown table and writes bench/results/latest.json.
+ *
+ * Environment knobs (for a quicker run): BENCH_ROUNDS (default 1 = full), BENCH_QUICK=1.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const CLI = join(HERE, '..', 'src', 'cli.js');
+const QUICK = process.env.BENCH_QUICK === '1';
+const STACK = 'numpy,pandas,matplotlib,sympy';
+
+interface Row {
+  metric: string;
+  p50: number | null;
+  p95: number | null;
+  p99?: number | null;
+  n: number;
+  unit: string;
+  target?: string;
+  note?: string;
+}
+const rows: Row[] = [];
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+function record(metric: string, values: number[], unit: string, target?: string, note?: string, withP99 = false): Row {
+  const row: Row = { metric, p50: percentile(values, 50), p95: percentile(values, 95), n: values.length, unit, target, note };
+  if (withP99) row.p99 = percentile(values, 99);
+  rows.push(row);
+  log(`${metric}: p50 ${row.p50?.toFixed(2)} ${unit}, p95 ${row.p95?.toFixed(2)}${withP99 ? `, p99 ${row.p99?.toFixed(2)}` : ''} (n=${values.length})`);
+  return row;
+}
+
+interface Server {
+  client: Client;
+  pid: number;
+  call: (name: string, args?: Record<string, unknown>) => Promise<Record<string, any>>;
+  close: () => Promise<void>;
+}
+
+async function startServer(flags: string[], preload: string): Promise<Server> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, ...flags],
+    env: { PATH: process.env.PATH ?? '', PYODIDE_MCP_PRELOAD: preload },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'pyodide-mcp-bench', version: '0' });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })) as CallToolResult;
+    if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);
+    return result.structuredContent as Record<string, any>;
+  };
+  return { client, pid: transport.pid!, call, close: () => client.close() };
+}
+
+/** Resident memory of a process (worker threads included: they share the process). */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function waitForWarm(server: Server, count: number): Promise<void> {
+  const until = Date.now() + 120_000;
+  while ((await server.call('server_info')).warm_sessions < count) {
+    if (Date.now() > until) throw new Error('warm pool did not refill');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const value = await work();
+  return [performance.now() - started, value];
+}
+
+/** 1. create_session with a warm pool hit, and 3. the first scientific call in such a session. */
+async function warmCreate(preload: string, label: string): Promise<number> {
+  const server = await startServer(['--warm-sessions', '1'], preload);
+  const creates: number[] = [];
+  const firstUse: number[] = [];
+  const n = QUICK ? 3 : preload === 'none' ? 10 : 5;
+  for (let i = 0; i < n; i++) {
+    await waitForWarm(server, 1);
+    const [ms, created] = await timed(() => server.call('create_session'));
+    creates.push(ms);
+    if (preload !== 'none') {
+      const [useMs, reply] = await timed(() =>
+        server.call('execute_code', {
+          session_id: created.session_id,
+          code: 'import numpy as np, pandas as pd, matplotlib.pyplot as plt\ndf = pd.DataFrame({"x": np.arange(10)})\nplt.plot(df.x)\nfloat(df.x.mean())',
+        }),
+      );
+      if (reply.result !== '4.5') throw new Error(`unexpected result ${reply.result}`);
+      firstUse.push(useMs);
+    }
+    await server.call('close_session', { session_id: created.session_id });
+  }
+  await server.close();
+  const row = record(`create_session, warm pool hit (${label})`, creates, 'ms', '< 50 ms');
+  if (firstUse.length > 0) record(`first execute_code using numpy+pandas+matplotlib (${label}, fresh warm session)`, firstUse, 'ms', 'no import cost', 'includes the first plot');
+  return row.p50!;
+}
+
+/** 1. create_session with the pool disabled. */
+async function coldCreate(preload: string, label: string): Promise<void> {
+  const server = await startServer(['--warm-sessions', '0'], preload);
+  const times: number[] = [];
+  const n = QUICK ? 2 : preload === 'none' ? 5 : 3;
+  for (let i = 0; i < n; i++) {
+    const [ms, created] = await timed(() => server.call('create_session'));
+    times.push(ms);
+    await server.call('close_session', { session_id: created.session_id });
+  }
+  await server.close();
+  record(`create_session, cold (${label})`, times, 'ms', preload === 'none' ? undefined : '< 1500 ms with snapshot (modern only)');
+}
+
+/** 2. Round trip of execute_code "1+1" in a warm session. */
+async function roundTrip(): Promise<void> {
+  const server = await startServer(['--warm-sessions', '1'], 'none');
+  const { session_id } = await server.call('create_session');
+  for (let i = 0; i < 100; i++) await server.call('execute_code', { session_id, code: '1+1' });
+  const times: number[] = [];
+  for (let i = 0; i < (QUICK ? 300 : 2000); i++) {
+    const [ms, reply] = await timed(() => server.call('execute_code', { session_id, code: '1+1' }));
+    if (reply.result !== '2') throw new Error('wrong result');
+    times.push(ms);
+  }
+  await server.close();
+  record('execute_code "1+1" round trip (warm session, stdio + SDK client)', times, 'ms', 'p50 < 1 ms, p99 < 3 ms', undefined, true);
+}
+
+/** 4. Time from the deadline to the reply: interruptible loop, and a loop that ignores interrupts. */
+async function timeoutLatency(): Promise<void> {
+  const server = await startServer(['--warm-sessions', '1', '--interrupt-grace', '500'], 'none');
+  const interruptible: number[] = [];
+  const terminated: number[] = [];
+  const { session_id } = await server.call('create_session');
+  for (let i = 0; i < (QUICK ? 3 : 10); i++) {
+    const [ms, reply] = await timed(() => server.call('execute_code', { session_id, code: 'while True: pass', timeout_seconds: 0.5 }));
+    if (reply.error?.type !== 'TimeoutError') throw new Error('expected a timeout');
+    interruptible.push(ms - 500);
+  }
+  for (let i = 0; i < (QUICK ? 2 : 4); i++) {
+    await waitForWarm(server, 1);
+    const fresh = await server.call('create_session');
+    const code = 'while True:\n    try:\n        while True: pass\n    except KeyboardInterrupt:\n        pass';
+    const [ms] = await timed(() => server.call('execute_code', { session_id: fresh.session_id, code, timeout_seconds: 0.5 }));
+    terminated.push(ms - 500);
+  }
+  await server.close();
+  record('timeout: deadline → reply, interruptible loop', interruptible, 'ms', '< 100 ms');
+  record('timeout: deadline → reply, worker terminated (grace 500 ms)', terminated, 'ms', undefined, 'grace period included');
+}
+
+/** 5. Memory per idle session, and how many fit in 8 GB. */
+async function memory(preload: string, label: string): Promise<void> {
+  const server = await startServer(['--warm-sessions', '0', '--max-sessions', '64'], preload);
+  await new Promise((r) => setTimeout(r, 500));
+  const base = rssMb(server.pid);
+  const k = QUICK ? 2 : preload === 'none' ? 8 : 4;
+  for (let i = 0; i < k; i++) await server.call('create_session');
+  await new Promise((r) => setTimeout(r, 1000));
+  const total = rssMb(server.pid);
+  await server.close();
+  const per = (total - base) / k;
+  rows.push({ metric: `RSS per idle session (${label})`, p50: per, p95: null, n: k, unit: 'MB', note: `server alone ${base.toFixed(0)} MB; ${k} sessions ${total.toFixed(0)} MB` });
+  rows.push({ metric: `idle sessions in 8 GB (${label})`, p50: Math.floor((8192 - base) / per), p95: null, n: k, unit: 'sessions', target: '≥ 20' });
+  log(`memory ${label}: ${per.toFixed(1)} MB per session`);
+}
+
+/** 6. Two CPU-bound sessions in parallel vs one after the other. */
+async function parallelism(): Promise<void> {
+  const server = await startServer(['--warm-sessions', '2'], 'none');
+  const [a, b] = [await server.call('create_session'), await server.call('create_session')];
+  // The pool refills in the background; let it finish so that it does not compete for the cores.
+  await waitForWarm(server, 2);
+  const code = 'total = 0\nfor i in range(8_000_000):\n    total += i * i\ntotal';
+  const run = (s: Record<string, any>) => server.call('execute_code', { session_id: s.session_id, code, timeout_seconds: 120 });
+  await run(a);
+  const [sequential] = await timed(async () => {
+    await run(a);
+    await run(b);
+  });
+  const [parallel] = await timed(() => Promise.all([run(a), run(b)]));
+  await server.close();
+  rows.push({ metric: 'two CPU-bound sessions: sequential / parallel', p50: sequential / parallel, p95: null, n: 1, unit: '× speed-up', target: '≥ 1.8', note: `sequential ${sequential.toFixed(0)} ms, parallel ${parallel.toFixed(0)} ms` });
+  log(`speed-up ${(sequential / parallel).toFixed(2)}`);
+}
+
+/** 7. Naive baseline: a fresh worker that boots Pyodide and loads the packages, then runs a cell. */
+async function naiveBaseline(preload: string, label: string, ourP50: number): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) {
+    const [ms] = await timed(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const worker = new Worker(new URL('./naive-worker.js', import.meta.url), { workerData: { preload: preload === 'none' ? [] : preload.split(',') } });
+          worker.once('message', (m: { ok: boolean; error?: string }) => {
+            void worker.terminate();
+            if (m.ok) resolve();
+            else reject(new Error(m.error));
+          });
+          worker.once('error', reject);
+        }),
+    );
+    times.push(ms);
+  }
+  const row = record(`naive baseline: fresh loadPyodide + packages per session (${label})`, times, 'ms');
+  rows.push({ metric: `warm create vs naive baseline (${label})`, p50: row.p50! / ourP50, p95: null, n: times.length, unit: '× faster', target: '≥ 100' });
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const modernWarm = await warmCreate('none', 'modern, no preload');
+  const legacyWarm = await warmCreate(STACK, 'legacy, scientific stack');
+  await coldCreate('none', 'modern, no preload');
+  await coldCreate(STACK, 'legacy, scientific stack');
+  await roundTrip();
+  await timeoutLatency();
+  await memory('none', 'modern, no preload');
+  await memory(STACK, 'legacy, scientific stack');
+  await parallelism();
+  await naiveBaseline('none', 'modern, no preload', modernWarm);
+  await naiveBaseline(STACK, 'legacy, scientific stack', legacyWarm);
+
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+  const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '' : v >= 100 ? v.toFixed(0) : v.toFixed(2));
+  const table = [
+    `Machine: ${machine}; ${new Date().toISOString().slice(0, 10)}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    '',
+    '| metric | p50 | p95 | p99 | n | unit | target | note |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.metric} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.n} | ${r.unit} | ${r.target ?? ''} | ${r.note ?? ''} |`),
+  ].join('\n');
+  process.stdout.write(table + '\n');
+  const out = join(HERE, '..', '..', 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'latest.json'), JSON.stringify({ machine, date: new Date().toISOString(), rows }, null, 2));
+  writeFileSync(join(out, 'latest.md'), table + '\n');
+}
+
+main().catch((error) => {
+  process.stderr.write(`${(error as Error).stack}\n`);
+  process.exit(1);
+});
