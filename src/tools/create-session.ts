@@ -6,6 +6,7 @@ export const runtimeShape = z.object({
   python: z.string().describe('Python version, e.g. 3.14.2'),
   pyodide: z.string().describe('Pyodide version, e.g. 314.0.7'),
   distribution: z.enum(['modern', 'legacy']).describe('Which bundled Pyodide distribution runs the session'),
+  reason: z.string().describe('Why the server runs this distribution'),
 });
 
 export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): void {
@@ -29,7 +30,7 @@ export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): vo
       return ok({
         session_id: id,
         expires_at: new Date(expiresAt).toISOString(),
-        runtime: { python: runtime.python, pyodide: runtime.pyodide, distribution: runtime.kind },
+        runtime: { python: runtime.python, pyodide: runtime.pyodide, distribution: runtime.kind, reason: deps.sessions.distribution.reason },
         packages: runtime.packages,
       });
     }),

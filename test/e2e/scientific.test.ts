@@ -47,6 +47,14 @@ describe('scientific stack, offline', () => {
     assert.equal(r.result, "(b'\\x89PNG\\r\\n\\x1a\\n', True)");
   });
 
+  it('pandas .plot() figures are captured like any matplotlib figure', async () => {
+    const result = await h.call('execute_code', { session_id, code: 'ax = pd.DataFrame({"y": [1, 3, 2]}).plot(title="from pandas")' });
+    const reply = result.structuredContent as any;
+    assert.equal(reply.success, true, JSON.stringify(reply.error));
+    assert.equal(reply.display.filter((d: any) => d.mime_type === 'image/png').length, 1);
+    assert.ok(result.content.some((c) => c.type === 'image'));
+  });
+
   it('an import of an available but unloaded package loads it and says so', async () => {
     const r = await run('import jinja2\njinja2.Template("{{ a }}+{{ b }}").render(a=1, b=2)');
     assert.equal(r.result, "'1+2'");

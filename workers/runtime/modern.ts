@@ -19,6 +19,8 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     stderr: (line: string) => options.log(`[python stderr] ${line}`),
     env: { HOME: '/home/pyodide', MPLBACKEND: 'Agg' },
     checkAPIVersion: true,
+    ...(options.snapshot ? { _loadSnapshot: options.snapshot } : {}),
+    ...(options.makeSnapshot ? { _makeSnapshot: true } : {}),
   });
   const lock = (await import(lockFileURL, { with: { type: 'json' } })).default as {
     packages: Record<string, { file_name: string; imports: string[]; version: string }>;
@@ -60,6 +62,7 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
       return Object.fromEntries(Object.keys(pyodide.loadedPackages).map((name) => [name, lock.packages[name]?.version ?? '']));
     },
     availablePackages,
+    makeSnapshot: options.makeSnapshot ? () => pyodide.makeMemorySnapshot() : undefined,
     setInterruptBuffer(buffer) {
       pyodide.setInterruptBuffer(buffer);
       return true;

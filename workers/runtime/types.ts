@@ -14,6 +14,10 @@ export interface BootOptions {
   preload: string[];
   /** Log sink; goes to the host's stderr. Never stdout. */
   log: (message: string) => void;
+  /** Modern runtime: boot from this memory snapshot instead of from scratch. */
+  snapshot?: Uint8Array | null;
+  /** Modern runtime: boot so that `makeSnapshot()` can be called (before any other Python state). */
+  makeSnapshot?: boolean;
 }
 
 /**
@@ -72,4 +76,9 @@ export interface PythonRuntime {
    * into slot 0 to raise KeyboardInterrupt in running Python. Returns false if the distribution cannot.
    */
   setInterruptBuffer(buffer: Int32Array): boolean;
+  /**
+   * Serialises the interpreter's memory (modern runtime booted with `makeSnapshot`), to be passed as
+   * `snapshot` to later boots. Absent where the distribution cannot.
+   */
+  makeSnapshot?(): Uint8Array;
 }
