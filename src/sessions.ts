@@ -145,13 +145,8 @@ export class SessionManager {
    * sessions are unaffected (each has its own thread).
    */
   execute(id: string, source: { code: string } | { path: string }, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
-    const session = this.get(id);
-    session.inFlight++;
-    session.lastUsedAt = Date.now();
-    const run = async (): Promise<Execution> => {
+    return this.enqueue(id, async (session): Promise<Execution> => {
       const started = performance.now();
-      // The session may have died while this call waited in the queue.
-      this.get(id);
       try {
         const { outcome, interrupted } = await session.worker.execute({ source, limits: this.config.limits, timeoutMs, signal });
         session.executionCount = outcome.execution_count;
@@ -163,14 +158,8 @@ export class SessionManager {
         this.bury(id, new PyodideMcpError('SESSION_DEAD', `Session ${id} no longer exists: ${error.message} ${NEW_SESSION_HINT}`));
         await session.worker.terminate(error);
         return { outcome: emptyOutcome(session.executionCount + 1), files: [], interrupted: null, terminated: error, durationMs: performance.now() - started };
-      } finally {
-        session.inFlight--;
-        session.lastUsedAt = Date.now();
       }
-    };
-    const result = session.tail.then(run, run);
-    session.tail = result.catch(() => {});
-    return result;
+    });
   }
 
   /** Writes a file into a session's workspace, queued behind running code. */
@@ -207,7 +196,11 @@ export class SessionManager {
     return this.enqueue(id, (session) => session.worker.loadPackages(packages));
   }
 
-  /** Runs `task` on a session after every call queued before it; marks the session busy meanwhile. */
+  /**
+   * Runs `task` on a session after every call queued before it (calls on one session run in arrival
+   * order); marks the session busy meanwhile. Fails at once for an unknown or gone session, and again
+   * when its turn comes if the session died while the call waited.
+   */
   private enqueue<T>(id: string, task: (session: Session) => Promise<T>): Promise<T> {
     const session = this.get(id);
     session.inFlight++;
