@@ -2,7 +2,8 @@
  * Every server setting: one table of flags, each with an env-var twin, a default and a zod schema.
  * `parseConfig` is the only function that turns argv/env into a typed, validated `Config`.
  */
-import { delimiter } from 'node:path';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
@@ -37,6 +38,8 @@ export const FLAGS = {
   'figure-formats': { schema: list.pipe(z.array(z.enum(['png', 'svg'])).min(1)), default: 'png', help: 'Formats open matplotlib figures are saved in: png, or png,svg.' },
   'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: the working directory.` },
   'allow-all-dirs': { schema: flag, default: 'false', boolean: true, help: 'Let upload_file/download_file use any host directory (credential files stay refused).' },
+  'max-memory-mb': { schema: count(64, 4096), default: '1024', help: "Cap on each session's Python (WebAssembly) heap, in MB; beyond it Python raises MemoryError." },
+  'snapshot-dir': { schema: z.string().min(1), default: join(tmpdir(), 'pyodide-mcp-snapshots'), help: 'Where memory snapshots of the modern runtime are cached (used when nothing is preloaded); "none" disables them.' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels (default: the package's wheels/)." },
 } as const satisfies Record<string, { schema: z.ZodType; default: string | undefined; help: string; multiple?: boolean; boolean?: boolean }>;
 
@@ -57,6 +60,9 @@ export interface Config {
   preload: string[];
   wheelsDir: string | undefined;
   fileLimits: { maxFileBytes: number; maxSessionBytes: number; maxFiles: number };
+  maxMemoryMb: number;
+  /** null when snapshots are disabled. */
+  snapshotDir: string | null;
   maxImageBytes: number;
   maxReadBytes: number;
   figureFormats: string[];
@@ -124,6 +130,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
       maxSessionBytes: raw['max-session-bytes'] as number,
       maxFiles: raw['max-files'] as number,
     },
+    maxMemoryMb: raw['max-memory-mb'] as number,
+    snapshotDir: raw['snapshot-dir'] === 'none' ? null : (raw['snapshot-dir'] as string),
     maxImageBytes: raw['max-image-bytes'] as number,
     maxReadBytes: raw['max-read-bytes'] as number,
     figureFormats: raw['figure-formats'] as string[],

@@ -45,6 +45,11 @@ export function legacyDistDir(): string {
   return join(dirname(require.resolve('@pyodide/pyodide/package.json')), 'dist');
 }
 
+/** Version of the pinned modern `pyodide` package. */
+export function modernVersion(): string {
+  return (JSON.parse(readFileSync(join(modernDistDir(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 export function readModernLock(): Lockfile {
   return JSON.parse(readFileSync(join(modernDistDir(), 'pyodide-lock.json'), 'utf8')) as Lockfile;
 }

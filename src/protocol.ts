@@ -21,6 +21,10 @@ export interface WorkerInit {
   fileLimits: FileLimits;
   /** Formats figures are captured in, e.g. ["png"] or ["png", "svg"]. */
   figureFormats: string[];
+  /** Modern runtime: a memory snapshot to boot from (shared, read-only), or null to boot from scratch. */
+  snapshot: Uint8Array | null;
+  /** Modern runtime: boot in snapshot-making mode and post a `snapshot` message before anything else runs. */
+  makeSnapshot: boolean;
   /** Int32Array(1) view target: the host writes 2 (SIGINT) into slot 0 to interrupt Python. */
   interruptBuffer: SharedArrayBuffer;
 }
@@ -114,5 +118,6 @@ export type WorkerMessage =
   | { type: 'ready'; info: RuntimeInfo }
   | { type: 'boot_failed'; error: WireError }
   | { type: 'log'; message: string }
+  | { type: 'snapshot'; data: Uint8Array }
   | { id: number; type: 'reply'; ok: true; value: unknown }
   | { id: number; type: 'reply'; ok: false; error: WireError };

@@ -10,8 +10,9 @@ import type { Distribution } from './distribution.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from './errors.js';
 import type { CellOutcome, PackageListing, RuntimeInfo } from './protocol.js';
 import { SessionWorker, type InterruptReason } from './worker-host.js';
-import { PACKAGE_ROOT } from './distribution.js';
+import { modernVersion, PACKAGE_ROOT } from './distribution.js';
 import { SessionFiles, type FileRef } from './session-files.js';
+import { SnapshotCache } from './snapshot.js';
 
 /** Public view of a session, as list_sessions reports it. */
 export interface SessionSummary {
@@ -62,6 +63,10 @@ export class SessionManager {
   /** Warm pool: workers booted (or booting) ahead of demand; not sessions until create() takes one. */
   private readonly pool: SessionWorker[] = [];
   private refilling = false;
+  /** Memory snapshots (modern runtime with nothing preloaded), or null when not used. */
+  private readonly snapshots: SnapshotCache | null;
+  private snapshot: Uint8Array | null = null;
+  private makingSnapshot = false;
   /** Runtime facts of the first worker that booted; the same for every worker of this server. */
   private runtimeFacts: RuntimeInfo | null = null;
 
@@ -74,6 +79,14 @@ export class SessionManager {
     this.sweepTimer = setInterval(() => this.sweep(), every);
     // The sweep must never keep the process alive on its own.
     this.sweepTimer.unref();
+    // Snapshots hold only the interpreter's memory: packages' files and loaded shared libraries live
+    // outside it, so they are used only for the modern runtime with nothing preloaded.
+    this.snapshots =
+      distribution.kind === 'modern' && config.preload.length === 0 && config.snapshotDir
+        ? new SnapshotCache(config.snapshotDir, [modernVersion(), process.version], log)
+        : null;
+    this.snapshot = this.snapshots?.load() ?? null;
+    if (this.snapshot) log(`booting sessions from the memory snapshot ${this.snapshots!.key}`);
     void this.refillPool();
   }
 
@@ -310,7 +323,11 @@ export class SessionManager {
   }
 
   private spawnWorker(): SessionWorker {
-    return new SessionWorker({
+    // The first worker without a snapshot makes one; the others boot from scratch meanwhile.
+    const snapshot = this.snapshot;
+    const makeSnapshot = this.snapshots !== null && snapshot === null && !this.makingSnapshot;
+    if (makeSnapshot) this.makingSnapshot = true;
+    const worker = new SessionWorker({
       init: {
         runtime: this.distribution.kind,
         distDir: this.distribution.distDir,
@@ -319,11 +336,37 @@ export class SessionManager {
         harnessPath: join(PACKAGE_ROOT, 'workers', 'harness.py'),
         fileLimits: this.config.fileLimits,
         figureFormats: this.config.figureFormats,
+        snapshot,
+        makeSnapshot,
+      },
+      maxWasmMemoryMb: this.config.maxMemoryMb,
+      onSnapshot: (data) => {
+        const shared = new Uint8Array(new SharedArrayBuffer(data.byteLength));
+        shared.set(data);
+        this.snapshot = shared;
+        this.snapshots?.store(data);
       },
       maxHeapMb: this.config.maxHeapMb,
       interruptGraceMs: this.config.interruptGraceMs,
       log: this.log,
     });
+    worker.ready.then(
+      () => {
+        if (makeSnapshot) this.makingSnapshot = false;
+      },
+      (error: unknown) => {
+        if (makeSnapshot) this.makingSnapshot = false;
+        // A snapshot that a worker could not boot from is never used again (a worker stopped on purpose,
+        // e.g. at shutdown, says nothing about the snapshot).
+        const bootFailure = error instanceof PyodideMcpError && (error.code === 'BOOT_FAILED' || error.code === 'WORKER_CRASHED');
+        if (snapshot && this.snapshot === snapshot && bootFailure && !this.closing) {
+          this.log('a worker failed to boot from the memory snapshot; discarding it');
+          this.snapshots?.discard();
+          this.snapshot = null;
+        }
+      },
+    );
+    return worker;
   }
 
   private summary(s: Session): SessionSummary {

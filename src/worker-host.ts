@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from './protocol.js';
 import { isErrorCode, PyodideMcpError } from './errors.js';
+import { checkReply, hardenWorkerIsolates, parseWorkerMessage, workerSandboxExecArgv } from './permissions.js';
 
 /** Why a running cell was interrupted. */
 export type InterruptReason = 'timeout' | 'cancelled';
@@ -16,6 +17,10 @@ export interface SessionWorkerOptions {
   /** How long Python gets to honour an interrupt before the worker is terminated. */
   interruptGraceMs: number;
   log: (message: string) => void;
+  /** Receives the memory snapshot a worker made when booted with `init.makeSnapshot`. */
+  onSnapshot?: (data: Uint8Array) => void;
+  /** Cap on each WebAssembly memory (the Python heap), in MB; process-wide (src/permissions.ts). Default 1024. */
+  maxWasmMemoryMb?: number;
 }
 
 export interface ExecuteOptions {
@@ -36,6 +41,8 @@ export interface ExecuteResult {
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  /** The request, to check the reply against (security: a worker runs untrusted code). */
+  request: DistributiveOmit<HostRequest, 'id'>;
 }
 
 const SIGINT = 2;
@@ -54,12 +61,16 @@ export class SessionWorker {
   constructor(private readonly options: SessionWorkerOptions) {
     const interruptBuffer = new SharedArrayBuffer(4);
     this.interrupt = new Int32Array(interruptBuffer);
+    // Security (src/permissions.ts): no eval in worker contexts, capped WebAssembly memory.
+    hardenWorkerIsolates({ maxWasmMemoryMb: options.maxWasmMemoryMb });
     this.worker = new Worker(new URL('../workers/session.worker.js', import.meta.url), {
       workerData: { ...options.init, interruptBuffer } satisfies WorkerInit,
       // Security: the worker sees an empty environment, never the server's secrets.
       env: {},
       argv: [],
-      execArgv: [],
+      // Security: Node's permission model for this worker only (read-only access to our code and the
+      // distribution; no writes, processes, workers, addons). Never `[]` (that would inherit no restrictions).
+      execArgv: workerSandboxExecArgv(options.init),
       // Anything the worker writes to its stdout is captured here and sent to stderr, so that stray
       // output can never corrupt the MCP stream on our stdout.
       stdout: true,
@@ -70,7 +81,15 @@ export class SessionWorker {
     this.worker.stderr.on('data', (chunk: Buffer) => options.log(`[worker stderr] ${chunk.toString().trimEnd()}`));
 
     this.ready = new Promise<RuntimeInfo>((resolve, reject) => {
-      this.worker.on('message', (message: WorkerMessage) => {
+      let warned = false;
+      this.worker.on('message', (raw: unknown) => {
+        // Security: the worker runs untrusted code; drop anything that is not a well-formed protocol message.
+        const message: WorkerMessage | null = parseWorkerMessage(raw);
+        if (!message) {
+          if (!warned) options.log(`session worker ${this.worker.threadId} sent a malformed message; dropped (further ones silently)`);
+          warned = true;
+          return;
+        }
         switch (message.type) {
           case 'ready':
             this.isReady = true;
@@ -83,11 +102,16 @@ export class SessionWorker {
           case 'log':
             options.log(message.message);
             return;
+          case 'snapshot':
+            if (options.init.makeSnapshot) options.onSnapshot?.(message.data);
+            return;
           case 'reply': {
             const waiter = this.pending.get(message.id);
             if (!waiter) return;
             this.pending.delete(message.id);
-            if (message.ok) waiter.resolve(message.value);
+            const problem = message.ok ? checkReply(waiter.request, message.value) : null;
+            if (problem) waiter.reject(new PyodideMcpError('WORKER_ERROR', `The session's worker sent an invalid reply (${problem}).`));
+            else if (message.ok) waiter.resolve(message.value);
             else waiter.reject(wireToError(message.error));
             return;
           }
@@ -181,7 +205,7 @@ export class SessionWorker {
     if (this.deadReason) return Promise.reject(this.deadReason);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, request: body });
       this.worker.postMessage({ ...body, id } as HostRequest);
     });
   }

@@ -8,12 +8,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../src/protocol.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { bootRuntime } from './runtime/index.js';
+import { createGuardedPost, lockdown, prepareSandbox } from './runtime/lockdown.js';
 import { Workspace, WorkspaceError, type Errnos } from './workspace.js';
 
 const port = parentPort;
 if (!port) throw new Error('session.worker must run inside a worker thread');
 const init = workerData as WorkerInit;
-const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+// Security: postMessage bound now, before user code exists; logs rate-limited, oversized messages refused.
+const post = createGuardedPost<WorkerMessage>(port);
 const log = (message: string) => post({ type: 'log', message });
 
 interface Booted {
@@ -25,12 +27,20 @@ interface Booted {
 
 async function boot(): Promise<Booted> {
   const started = performance.now();
+  prepareSandbox(); // security: import firewall + require guard, latched by lockdown() below
   const runtime = await bootRuntime(init.runtime, {
     distDir: init.distDir,
     wheelsDir: init.wheelsDir,
     preload: init.preload,
     log,
+    snapshot: init.snapshot,
+    makeSnapshot: init.makeSnapshot,
   });
+  if (init.makeSnapshot && runtime.makeSnapshot) {
+    // Taken right after boot, before the interrupt buffer, the harness or any user code touch the runtime.
+    const data = runtime.makeSnapshot();
+    post({ type: 'snapshot', data }, [data.buffer as ArrayBuffer]);
+  }
   const interruptible = runtime.setInterruptBuffer(new Int32Array(init.interruptBuffer));
   await runtime.loadPackages(init.preload);
   // The harness becomes its own module; we keep a direct handle on its entry point so that user code
@@ -47,6 +57,9 @@ async function boot(): Promise<Booted> {
   const workspace = new Workspace(runtime.FS, init.fileLimits, errnos);
   // Files written while booting (none expected in the workspace) are not the user's changes.
   workspace.collectChanges();
+  // Security: from here on the realm holds nothing dangerous (workers/runtime/lockdown.ts). No user code ran yet.
+  const sandbox = await lockdown({ runtime, log });
+  log(`sandbox: permission model ${sandbox.permissionModel}; removed globals: ${sandbox.removedGlobals.join(', ')}`);
   return {
     runtime,
     run,
@@ -84,11 +97,24 @@ async function loadImportedPackages(runtime: PythonRuntime, run: (json: string) 
 
 function toWire(error: unknown, code = 'WORKER_ERROR'): WireError {
   if (error instanceof WorkspaceError) return { code: error.code, message: error.message };
+  if (error instanceof WorkerCrash) return { code: 'WORKER_CRASHED', message: error.message };
   const err = error as { message?: string; type?: string; errno?: number };
   // Emscripten FS errors carry an errno and little of a message.
   if (typeof err?.errno === 'number') return { code, message: `File system error (errno ${err.errno}): ${err.message ?? ''}`.trim() };
   return { code, message: String(err?.message ?? error), pythonType: err?.type };
 }
+
+/**
+ * The harness always answers with JSON text. Anything else means the interpreter itself is gone (a
+ * Pyodide fatal error, `os._exit`, a signal): report the worker as crashed so the host ends the session
+ * with a clear error instead of failing every later call.
+ */
+function parseHarnessReply(reply: unknown): unknown {
+  if (typeof reply !== 'string') throw new WorkerCrash('The Python interpreter stopped (fatal error or exit); the session cannot continue.');
+  return JSON.parse(reply);
+}
+
+class WorkerCrash extends Error {}
 
 /** Buffers of the changed files, moved (not copied) to the host. */
 function transferables(changes: FileChanges): ArrayBuffer[] {
@@ -101,7 +127,7 @@ boot().then(
       // A stale interrupt (signalled just as the previous call ended) must not hit this one.
       Atomics.store(new Int32Array(init.interruptBuffer), 0, 0);
       const loaded = await loadImportedPackages(runtime, run, code);
-      const outcome = workspace.enforced(() => JSON.parse(run(JSON.stringify({ op: 'run', code, limits, filename }))) as CellOutcome);
+      const outcome = workspace.enforced(() => parseHarnessReply(run(JSON.stringify({ op: 'run', code, limits, filename })))) as CellOutcome;
       outcome.loaded_packages = loaded;
       outcome.changes = workspace.collectChanges();
       post({ id, type: 'reply', ok: true, value: outcome }, transferables(outcome.changes));

@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
+import { CallableTargetConstructor } from './lockdown.js';
 
 /** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
 interface Pyodide017 {
@@ -157,7 +158,8 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
         // and randomness comes from globalThis.crypto.getRandomValues (Node 20 has WebCrypto).
         asmFactory = runScript(
           file,
-          { self: { location, importScripts }, importScripts, location, process: undefined, console: quietConsole },
+          // `Function`: code generation from strings is off in session workers; see CallableTargetConstructor.
+          { self: { location, importScripts }, importScripts, location, process: undefined, console: quietConsole, Function: CallableTargetConstructor },
           'return _createPyodideModule;',
         ) as typeof asmFactory;
       } else {

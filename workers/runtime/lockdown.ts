@@ -22,7 +22,9 @@
  * Everything the worker needs later (parentPort, the interrupt buffer, fs for package files) is held in module
  * closures captured before any user code runs; nothing of it is reachable from the realm's global object.
  */
+import { constants as fsConstants } from 'node:fs';
 import nodeModule, { register } from 'node:module';
+import { constants as osConstants } from 'node:os';
 import realProcess from 'node:process';
 import type { MessagePort } from 'node:worker_threads';
 import { LATCH_SPECIFIER, REFUSAL } from './import-firewall.js';
@@ -33,6 +35,10 @@ export const SANDBOX_REFUSAL = 'disabled in the pyodide-mcp sandbox';
 
 let latched = false;
 let prepared = false;
+/** Emscripten's FS.ErrnoError, known once booted: stubs throw it so that Python sees an OSError, not a crash. */
+let errnoError: (new (errno: number) => Error) | null = null;
+const EHOSTUNREACH = 23;
+const EOPNOTSUPP = 138;
 
 /**
  * Call once, first thing in the worker, BEFORE the runtime boots: installs the import firewall (ESM hooks) and the
@@ -47,9 +53,40 @@ export function prepareSandbox(): void {
   const loader = nodeModule as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
   const load = loader._load;
   const apply = Reflect.apply;
+  // os.system() in Emscripten's Node mode is require('node:child_process').spawnSync(cmd, {shell: true, stdio:
+  // 'inherit'): a real shell writing to the MCP stdout. After lockdown it gets this stub instead (a throw inside a
+  // syscall would be a Pyodide fatal error): the command is not run and os.system returns 127 << 8.
+  const noChildProcess = Object.freeze({
+    spawnSync: () => Object.freeze({ status: 127, signal: null, pid: 0, output: [], stdout: null, stderr: null }),
+  });
+  // Emscripten's SOCKFS in Node mode: connect() does `new (require('ws'))(url)` (a real outbound WebSocket) and
+  // listen() `new (require('ws').Server)(...)` (a real listening server). After lockdown: OSError, nothing opened.
+  const osError = (errno: number) => (errnoError ? new errnoError(errno) : new Error(`sockets are ${SANDBOX_REFUSAL}`));
+  const noWs = Object.freeze(
+    Object.assign(
+      function WebSocket() {
+        throw osError(EHOSTUNREACH);
+      },
+      {
+        Server: function WebSocketServer() {
+          throw osError(EOPNOTSUPP);
+        },
+      },
+    ),
+  );
   loader._load = function guardedLoad(this: unknown, ...args: [string, unknown, boolean]) {
+    if (latched && (args[0] === 'node:child_process' || args[0] === 'child_process')) return noChildProcess;
+    if (latched && args[0] === 'ws') return noWs;
     if (latched) throw new Error(`require(${JSON.stringify(String(args[0])).slice(0, 200)}) is ${SANDBOX_REFUSAL}`);
     return apply(load, this, args);
+  };
+  // Emscripten's NODEFS.staticInit (run while pyodide.asm.mjs boots) reads process.binding('constants').fs, and
+  // the permission model refuses process.binding altogether. Serve that one pure-data answer; refuse the rest.
+  const binding = (realProcess as unknown as { binding: (name: string) => unknown }).binding;
+  const constants = Object.freeze({ fs: fsConstants, os: osConstants });
+  (realProcess as unknown as { binding: (name: string) => unknown }).binding = function guardedBinding(this: unknown, name: string) {
+    if (name === 'constants') return constants;
+    return apply(binding, this, [name]);
   };
 }
 
@@ -148,6 +185,11 @@ export async function lockdown({ runtime, log }: LockdownOptions): Promise<Lockd
   const module = (api._module ?? {}) as Record<string, any>;
   const FS = (runtime.FS ?? module.FS) as Record<string, any> | undefined;
   if (!FS || typeof FS.filesystems !== 'object') throw new Error('lockdown: could not reach the Emscripten FS');
+  errnoError = FS.ErrnoError as typeof errnoError;
+  // Pyodide's default stdin in Node wraps the worker's `process.stdin`, whose internal MessagePort carries Node's
+  // own worker protocol: a forged message there crashes the HOST (measured on Node 20.20: a `stdioPayload` for an
+  // unknown stream throws in the parent's handler, an uncaught TypeError). Replace it: reading stdin raises OSError (EIO) as before.
+  if (typeof api.setStdin === 'function') api.setStdin({ error: true });
   const hostFs = new Set<unknown>(HOST_FILESYSTEMS.map((name) => FS.filesystems[name] ?? FS[name]).filter(Boolean));
   const mounts = (typeof FS.getMounts === 'function' ? FS.getMounts(FS.root.mount) : []) as { type: unknown; mountpoint: string }[];
   for (const mount of mounts) {
@@ -179,8 +221,15 @@ export async function lockdown({ runtime, log }: LockdownOptions): Promise<Lockd
   // 4. The realm's globals: allow-list.
   const removedGlobals = cleanGlobals(log);
 
-  // 5. The permission model (layer 1), if the host asked for it.
+  // 5. The permission model (layer 1), if the host asked for it, and no code generation from strings (layer 2).
   const permissionModel = checkPermissionModel();
+  let codegen = true;
+  try {
+    new Function('');
+  } catch (error) {
+    codegen = !(error instanceof EvalError);
+  }
+  if (codegen) throw new Error('lockdown: code generation from strings is allowed in this worker (hardenWorkerIsolates was not applied)');
   return { removedGlobals, permissionModel };
 }
 
@@ -240,7 +289,8 @@ export function checkPermissionModel(): 'active' | 'absent' {
     if (requested) throw new Error('lockdown: the permission model was requested but is not active in this worker');
     return 'absent';
   }
-  for (const scope of ['fs.write', 'child', 'worker']) {
+  // 'worker' stays allowed: the import firewall's hooks thread needs it (see src/permissions.ts).
+  for (const scope of ['fs.write', 'child']) {
     if (permission.has(scope)) throw new Error(`lockdown: the permission model allows ${scope} in this worker`);
   }
   return 'active';
@@ -265,22 +315,46 @@ export const DEFAULT_POST_LIMITS: PostLimits = { maxLogChars: 8_000, logsPerSeco
  * `maxMessageChars` replaced by an error reply (a tampered harness could otherwise hand the host a giant string).
  */
 export function createGuardedPost<M extends { type: string }>(port: MessagePort, limits: PostLimits = DEFAULT_POST_LIMITS) {
+  // Everything is captured now, before user code exists: after lockdown user code owns the realm's prototypes and
+  // could otherwise patch String.prototype.slice, Array iteration, Math.min... to defeat these bounds.
   const postMessage = port.postMessage.bind(port) as (message: unknown, transfer?: readonly ArrayBuffer[]) => void;
   const now = performance.now.bind(performance);
+  const call = Function.prototype.call;
+  const sliceString = call.bind(String.prototype.slice) as (text: string, start: number, end: number) => string;
+  const byteLengthOf = [ArrayBuffer, SharedArrayBuffer].map(
+    (type) => call.bind(Object.getOwnPropertyDescriptor(type.prototype, 'byteLength')!.get!) as (value: unknown) => number,
+  );
   const isArray = Array.isArray;
+  const isView = ArrayBuffer.isView;
   const keys = Object.keys;
+  const min = Math.min;
+  const toText = String;
+  const isBinary = (value: unknown): boolean => {
+    if (isView(value)) return true;
+    for (let i = 0; i < byteLengthOf.length; i++) {
+      try {
+        byteLengthOf[i]!(value);
+        return true;
+      } catch {
+        // not that kind of buffer
+      }
+    }
+    return false;
+  };
   let tokens = limits.logBurst;
   let last = now();
   let dropped = 0;
 
   const stringChars = (value: unknown, budget: number, depth = 0): number => {
     if (typeof value === 'string') return value.length;
-    if (value === null || typeof value !== 'object' || depth > 64) return 0;
+    // Binary data (file bytes) is not walked: its size is bounded by the workspace quota, not by this guard.
+    if (value === null || typeof value !== 'object' || depth > 64 || isBinary(value)) return 0;
     let total = 0;
-    const items = isArray(value) ? value : keys(value).map((k) => (value as Record<string, unknown>)[k]);
-    for (const item of items) {
+    const names = isArray(value) ? null : keys(value);
+    const count = names ? names.length : (value as unknown[]).length;
+    for (let i = 0; i < count && total <= budget; i++) {
+      const item = names ? (value as Record<string, unknown>)[names[i]!] : (value as unknown[])[i];
       total += stringChars(item, budget - total, depth + 1);
-      if (total > budget) break;
     }
     return total;
   };
@@ -288,19 +362,19 @@ export function createGuardedPost<M extends { type: string }>(port: MessagePort,
   return (message: M, transfer: ArrayBuffer[] = []): void => {
     if (message.type === 'log') {
       const t = now();
-      tokens = Math.min(limits.logBurst, tokens + ((t - last) / 1000) * limits.logsPerSecond);
+      tokens = min(limits.logBurst, tokens + ((t - last) / 1000) * limits.logsPerSecond);
       last = t;
       if (tokens < 1) {
         dropped++;
         return;
       }
       tokens--;
-      let text = String((message as unknown as { message: unknown }).message);
+      let text = toText((message as unknown as { message: unknown }).message);
       if (dropped > 0) {
         text = `[${dropped} log message(s) dropped: rate limit] ${text}`;
         dropped = 0;
       }
-      if (text.length > limits.maxLogChars) text = `${text.slice(0, limits.maxLogChars)} [... ${text.length - limits.maxLogChars} characters cut]`;
+      if (text.length > limits.maxLogChars) text = `${sliceString(text, 0, limits.maxLogChars)} [... ${text.length - limits.maxLogChars} characters cut]`;
       postMessage({ type: 'log', message: text });
       return;
     }

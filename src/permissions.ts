@@ -1,0 +1,214 @@
+/**
+ * Host-side half of the sandbox (the worker-side half is workers/runtime/lockdown.ts):
+ *
+ *  - `workerSandboxExecArgv`: Node's permission model FOR EACH SESSION WORKER ONLY, through the Worker's
+ *    `execArgv`. Measured on Node 20.20: a worker started with `--experimental-permission --allow-fs-read=<dirs>`
+ *    may read only those paths, cannot write, spawn processes, start workers, load addons or call
+ *    `process.binding`, while the main thread keeps full rights (the server's own upload/download tools need
+ *    them). Conversely a worker started with `execArgv: []` from a process that runs under the permission model
+ *    gets NO restrictions at all, so the flags must always be passed explicitly.
+ *  - `hardenWorkerIsolates`: process-wide V8 flags that only affect isolates and contexts created afterwards:
+ *    no code generation from strings in new worker contexts (eval / Function / run_js throw EvalError; the
+ *    already-running main context and node:vm contexts are unaffected) and a cap on every WebAssembly memory
+ *    (engine-enforced, so a Python allocation beyond it is a MemoryError, not a host OOM).
+ *  - `parseWorkerMessage` / `checkReply`: the host trusts nothing a worker sends.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import type { HostRequest, WorkerMessage } from './protocol.js';
+
+/** Root of this package, from dist/src/. */
+const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Default cap on one session's WebAssembly memory (the Python heap), in MB. */
+export const DEFAULT_MAX_WASM_MEMORY_MB = 1024;
+
+let codegenDisabled = false;
+
+/**
+ * Call before spawning session workers (idempotent; the memory cap is process-wide, the last call wins).
+ * `maxWasmMemoryMb` caps each WebAssembly.Memory (rounded down to 64 KiB pages, at least 64 MB).
+ */
+export function hardenWorkerIsolates(options: { maxWasmMemoryMb?: number } = {}): void {
+  const mb = Math.max(64, Math.floor(options.maxWasmMemoryMb ?? DEFAULT_MAX_WASM_MEMORY_MB));
+  v8.setFlagsFromString(`--wasm-max-mem-pages=${Math.min(65536, mb * 16)}`);
+  if (!codegenDisabled) {
+    // Read by V8/Node when a context is created: affects worker contexts created from now on, not this one.
+    v8.setFlagsFromString('--disallow-code-generation-from-strings');
+    codegenDisabled = true;
+  }
+}
+
+/** The permission-model switch this Node understands, or null (then workers run without that layer). */
+export function permissionFlag(): string | null {
+  const flags = process.allowedNodeEnvironmentFlags;
+  if (flags.has('--permission')) return '--permission';
+  if (flags.has('--experimental-permission')) return '--experimental-permission';
+  return null;
+}
+
+/** The directory of an installed package (the one holding its package.json), resolved from `fromDir`. */
+function packageDir(name: string, fromDir: string): string | null {
+  try {
+    let dir = dirname(createRequire(join(fromDir, 'noop.js')).resolve(name));
+    while (dir !== dirname(dir)) {
+      const manifest = join(dir, 'package.json');
+      if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) return dir;
+      dir = dirname(dir);
+    }
+  } catch {
+    // not installed: nothing to allow
+  }
+  return null;
+}
+
+/**
+ * Paths a session worker must read: our compiled code, the harness, the distribution (and its package.json),
+ * the `ws` package pyodide.mjs imports at boot, and the wheels directory. Nothing else: not the user's files,
+ * not the working directory, not the server's allow-dirs.
+ */
+export function workerReadPaths(init: { distDir: string; wheelsDir: string | null; harnessPath: string }): string[] {
+  const distDir = resolve(init.distDir);
+  const distPackage = existsSync(join(distDir, 'package.json')) ? distDir : dirname(distDir);
+  const paths = [
+    join(PACKAGE_ROOT, 'dist') + sep,
+    resolve(init.harnessPath),
+    join(PACKAGE_ROOT, 'package.json'),
+    distPackage + sep,
+    packageDir('ws', distPackage),
+    init.wheelsDir ? resolve(init.wheelsDir) + sep : null,
+  ];
+  return [...new Set(paths.filter((p): p is string => typeof p === 'string'))];
+}
+
+/**
+ * The `execArgv` for a session worker: the permission model with read access to `workerReadPaths(init)` only.
+ * Empty when this Node has no permission model (the worker then relies on the in-realm layers alone).
+ *
+ * `--allow-worker` is needed because the worker's import firewall (module.register hooks) runs on an internal
+ * thread, which Node 20 counts as a worker. Measured consequence: a Worker created FROM the session worker with
+ * `execArgv: []` would run unrestricted, so the Worker constructor must stay unreachable; it is: no eval
+ * (code generation off), every import()/require() refused after lockdown, and `process` replaced.
+ */
+export function workerSandboxExecArgv(init: { distDir: string; wheelsDir: string | null; harnessPath: string }): string[] {
+  const flag = permissionFlag();
+  if (!flag) return [];
+  // The two start-up warnings (experimental feature, --allow-worker) would be logged for every session; the
+  // worker logs its sandbox state itself ("sandbox: permission model active").
+  const quiet = process.allowedNodeEnvironmentFlags.has('--disable-warning')
+    ? ['--disable-warning=ExperimentalWarning', '--disable-warning=SecurityWarning']
+    : [];
+  return [flag, '--allow-worker', ...quiet, ...workerReadPaths(init).map((path) => `--allow-fs-read=${path}`)];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Validation of what a worker sends. A worker runs untrusted code; anything it posts is checked before use.
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isStringRecord = (v: unknown): boolean => isObject(v) && Object.values(v).every(isString);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isWireError = (v: unknown): boolean =>
+  isObject(v) && isString(v.code) && isString(v.message) && (v.pythonType === undefined || isString(v.pythonType)) && (v.traceback === undefined || isString(v.traceback));
+
+/** Largest memory snapshot the host accepts from a worker (a bare runtime's is about 31 MB). */
+const MAX_SNAPSHOT_BYTES = 512 * 2 ** 20;
+
+/** Longest log line forwarded to the host's stderr. */
+export const MAX_LOG_CHARS = 8_000;
+
+/**
+ * Returns the message if it is a well-formed WorkerMessage, else null (the caller drops it and logs once).
+ * Log messages are cut to MAX_LOG_CHARS.
+ */
+export function parseWorkerMessage(raw: unknown): WorkerMessage | null {
+  if (!isObject(raw)) return null;
+  switch (raw.type) {
+    case 'ready': {
+      const info = raw.info;
+      if (!isObject(info)) return null;
+      const ok =
+        (info.kind === 'modern' || info.kind === 'legacy') && isString(info.python) && isString(info.pyodide) &&
+        isStringRecord(info.packages) && isStringArray(info.available) && typeof info.interruptible === 'boolean' &&
+        typeof info.bootMs === 'number';
+      return ok ? (raw as WorkerMessage) : null;
+    }
+    case 'boot_failed':
+      return isWireError(raw.error) ? (raw as WorkerMessage) : null;
+    case 'snapshot':
+      // Made during boot, before any user code runs; bounded so a worker cannot make the host store anything huge.
+      return raw.data instanceof Uint8Array && raw.data.byteLength > 0 && raw.data.byteLength < MAX_SNAPSHOT_BYTES ? (raw as WorkerMessage) : null;
+    case 'log':
+      if (!isString(raw.message)) return null;
+      return { type: 'log', message: raw.message.length > MAX_LOG_CHARS ? `${raw.message.slice(0, MAX_LOG_CHARS)} [... cut]` : raw.message };
+    case 'reply':
+      if (!isCount(raw.id) || typeof raw.ok !== 'boolean') return null;
+      if (!raw.ok && !isWireError(raw.error)) return null;
+      return raw as WorkerMessage;
+    default:
+      return null;
+  }
+}
+
+function checkPath(v: unknown): boolean {
+  return isString(v) && v.length > 0 && v.length < 4096 && !v.includes('\0') && !v.startsWith('/') && !v.split('/').includes('..');
+}
+
+function checkChanges(v: unknown): string | null {
+  if (!isObject(v) || !Array.isArray(v.written) || !Array.isArray(v.deleted)) return 'malformed file changes';
+  for (const file of v.written) {
+    if (!isObject(file) || !checkPath(file.path) || !(file.data instanceof Uint8Array) || typeof file.mtimeMs !== 'number') return 'malformed written file';
+  }
+  if (!v.deleted.every(checkPath)) return 'malformed deleted path';
+  return null;
+}
+
+/**
+ * Checks the `value` of a successful reply against the request it answers. Returns a description of the problem,
+ * or null when the value is acceptable. String fields of a cell outcome must respect the limits the host asked for
+ * (plus a small margin for truncation notes).
+ */
+export function checkReply(request: DistributiveOmit<HostRequest, 'id'>, value: unknown): string | null {
+  switch (request.type) {
+    case 'execute':
+    case 'run_file': {
+      if (!isObject(value)) return 'cell outcome is not an object';
+      const { limits } = request;
+      const margin = 1_000;
+      const within = (field: unknown, limit: number) => isString(field) && field.length <= limit + margin;
+      if (!within(value.stdout, limits.stdout) || !within(value.stderr, limits.stderr)) return 'stdout/stderr missing or over the limit';
+      if (!(value.result === null || within(value.result, limits.result))) return 'result missing or over the limit';
+      const error = value.error;
+      if (!(error === null || (isObject(error) && isString(error.type) && isString(error.message) && within(error.traceback, limits.traceback)))) {
+        return 'malformed error';
+      }
+      if (!isCount(value.execution_count)) return 'malformed execution_count';
+      if (!(value.truncated === null || (isObject(value.truncated) && Object.values(value.truncated).every(isCount)))) return 'malformed truncated';
+      if (value.loaded_packages !== undefined && !isStringArray(value.loaded_packages)) return 'malformed loaded_packages';
+      if (value.display !== undefined) {
+        if (!Array.isArray(value.display)) return 'malformed display';
+        for (const item of value.display) {
+          if (!isObject(item) || !isString(item.mime_type) || (item.path !== undefined && !checkPath(item.path)) || (item.text !== undefined && !isString(item.text))) {
+            return 'malformed display item';
+          }
+        }
+      }
+      return value.changes === undefined ? null : checkChanges(value.changes);
+    }
+    case 'write_file':
+    case 'delete_file':
+      return checkChanges(value);
+    case 'load_packages':
+      return value === null || value === undefined ? null : 'unexpected value';
+    case 'list_packages':
+      return isObject(value) && isStringRecord(value.loaded) && isStringArray(value.available) ? null : 'malformed package listing';
+    default:
+      return null;
+  }
+}
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,76 @@
+/**
+ * The same boundary on the LEGACY runtime (Pyodide 0.17.1, Python 3.8; --runtime legacy --preload none):
+ * host files, environment, Function constructor / eval, processes, network, memory, and that offline packages
+ * still load after lockdown.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { assertPythonError, EVAL_REFUSED, missingAttribute, secretDir, startProbeServer, type ProbeServer } from './probe.js';
+
+describe('sandbox: legacy runtime (Pyodide 0.17.1)', () => {
+  const ENV_SECRET = `ENV-SECRET-${Date.now()}`;
+  const secrets = secretDir();
+  let p: ProbeServer;
+  let s: string;
+  let http: Server;
+  let connections = 0;
+  let port = 0;
+  before(async () => {
+    http = createServer((_req, res) => res.end('reached'));
+    http.on('connection', () => connections++);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    port = (http.address() as AddressInfo).port;
+    p = await startProbeServer(['--runtime', 'legacy', '--preload', 'none'], { SANDBOX_TEST_SECRET: ENV_SECRET });
+    s = await p.newSession();
+  });
+  after(async () => {
+    await p.close();
+    await new Promise((resolve) => http.close(resolve));
+    secrets.dispose();
+  });
+
+  it('runs Python 3.8 and legitimate JS interop works', async () => {
+    assert.match((await p.run(s, 'import sys\nsys.version')).result!, /^'3\.8\./);
+    assert.equal((await p.run(s, 'import js\njs.Math.sqrt(4)')).result, '2');
+  });
+
+  it('host files and env: js.process is inert, the secret file and env var never come back', async () => {
+    for (const name of ['getBuiltinModule', 'binding', 'dlopen', 'kill', 'exit']) {
+      assertPythonError(await p.run(s, `import js\njs.process.${name}`), 'AttributeError', missingAttribute(name));
+    }
+    assertPythonError(await p.run(s, `open(${JSON.stringify(secrets.file)}).read()`), 'FileNotFoundError', /No such file or directory/);
+    for (const name of ['require', 'fetch', 'XMLHttpRequest', 'WebSocket', 'MessagePort', 'loadPyodide']) {
+      assertPythonError(await p.run(s, `import js\njs.${name}`), 'AttributeError', missingAttribute(name));
+    }
+    const env = await p.run(s, 'import os, js\n(dict(os.environ), js.JSON.stringify(js.process.env))');
+    assert.ok(!JSON.stringify(env).includes(ENV_SECRET));
+    assert.ok(!JSON.stringify(env).includes(secrets.secret));
+    await p.assertUnharmed();
+  });
+
+  it('Function constructor and eval: EvalError', async () => {
+    assertPythonError(await p.run(s, `import js\njs.Object.constructor('return process')()`), 'JsException', EVAL_REFUSED);
+    assertPythonError(await p.run(s, `import js\njs.eval('1 + 1')`), 'JsException', EVAL_REFUSED);
+    // ...while Pyodide's own callable proxies (made without compiling strings) still work.
+    assert.equal((await p.run(s, 'import js\nfrom pyodide import create_proxy\nf = create_proxy(lambda x, *rest: x * 2)\njs.Array.of(1, 2, 3).map(f).join(",")')).result, "'2,4,6'");
+    await p.assertUnharmed();
+  });
+
+  it('processes and network: os.system fails, sockets are unreachable, no request arrives', async () => {
+    assert.equal((await p.run(s, 'import os\nos.system("id")')).result, '-1');
+    assertPythonError(await p.run(s, `import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`), 'OSError', /\[Errno 23\] Host is unreachable/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(connections, 0);
+    await p.assertUnharmed();
+  });
+
+  it('memory bomb: MemoryError at the cap; offline packages still load after lockdown', async () => {
+    const victim = await p.newSession();
+    assertPythonError(await p.run(victim, 'b = bytearray(1536 * 1024**2)'), 'MemoryError', /^$/);
+    const numpy = await p.run(victim, 'import numpy\nint(numpy.arange(10).sum())', 120);
+    assert.equal(numpy.result, '45');
+    await p.assertUnharmed();
+  });
+});
