@@ -46,6 +46,8 @@ interface Pending {
 }
 
 const SIGINT = 2;
+/** How often an unanswered interrupt is raised again (see execute()). */
+const RESIGNAL_EVERY_MS = 100;
 
 export class SessionWorker {
   readonly ready: Promise<RuntimeInfo>;
@@ -141,10 +143,16 @@ export class SessionWorker {
   async execute(options: ExecuteOptions): Promise<ExecuteResult> {
     let interrupted: InterruptReason | null = null;
     let graceTimer: NodeJS.Timeout | undefined;
+    let resignal: NodeJS.Timeout | undefined;
     const interrupt = (reason: InterruptReason) => {
       if (interrupted || this.deadReason) return;
       interrupted = reason;
       Atomics.store(this.interrupt, 0, SIGINT);
+      // Why repeat it: Pyodide consumes the signal with a plain read-then-zero of the buffer, so a store that
+      // lands between those two steps is lost (measured: about one interrupt in 25 on a tight loop). Until
+      // the reply comes, the signal is raised again; the grace period still bounds the whole wait.
+      resignal = setInterval(() => Atomics.store(this.interrupt, 0, SIGINT), RESIGNAL_EVERY_MS);
+      resignal.unref();
       graceTimer = setTimeout(() => {
         const what = reason === 'timeout' ? `exceeded its ${options.timeoutMs / 1000} s time limit` : 'was cancelled';
         void this.terminate(
@@ -171,6 +179,7 @@ export class SessionWorker {
     } finally {
       clearTimeout(deadline);
       clearTimeout(graceTimer);
+      clearInterval(resignal);
       options.signal?.removeEventListener('abort', onAbort);
     }
   }

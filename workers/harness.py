@@ -359,7 +359,22 @@ def entry(request_json):
     request = json.loads(request_json)
     op = request.get("op", "run")
     if op == "run":
-        return _session.run(request)
+        try:
+            return _session.run(request)
+        except KeyboardInterrupt:
+            # A repeated interrupt that arrived after the user's code had stopped, while the harness was
+            # building the reply: the cell was interrupted either way.
+            return json.dumps(
+                {
+                    "stdout": "",
+                    "stderr": "",
+                    "result": None,
+                    "error": {"type": "KeyboardInterrupt", "message": "", "traceback": "KeyboardInterrupt\n"},
+                    "execution_count": _session.execution_count,
+                    "truncated": None,
+                    "display": [],
+                }
+            )
     if op == "imports":
         return json.dumps(imported_names(request["code"]))
     if op == "import":
