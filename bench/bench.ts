@@ -8,7 +8,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,10 +68,15 @@ async function startServer(flags: string[], preload: string): Promise<Server> {
   return { client, pid: transport.pid!, call, close: () => client.close() };
 }
 
-/** Resident memory of a process (worker threads included: they share the process). */
+/** Resident memory of a process and all its descendants (session processes under --isolation process). */
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+  let total = Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+    for (const child of children ? children.split(/\s+/) : []) total += rssMb(Number(child));
+  }
+  return total;
 }
 
 async function waitForWarm(server: Server, count: number): Promise<void> {
@@ -131,8 +136,8 @@ async function coldCreate(preload: string, label: string): Promise<void> {
 }
 
 /** 2. Round trip of execute_code "1+1" in a warm session. */
-async function roundTrip(): Promise<void> {
-  const server = await startServer(['--warm-sessions', '1'], 'none');
+async function roundTrip(isolation = 'thread'): Promise<void> {
+  const server = await startServer(['--warm-sessions', '1', '--isolation', isolation], 'none');
   const { session_id } = await server.call('create_session');
   for (let i = 0; i < 100; i++) await server.call('execute_code', { session_id, code: '1+1' });
   const times: number[] = [];
@@ -142,7 +147,7 @@ async function roundTrip(): Promise<void> {
     times.push(ms);
   }
   await server.close();
-  record('execute_code "1+1" round trip (warm session, stdio + SDK client)', times, 'ms', 'p50 < 1 ms, p99 < 3 ms', undefined, true);
+  record(`execute_code "1+1" round trip (warm session, stdio + SDK client${isolation === 'process' ? ', --isolation process' : ''})`, times, 'ms', 'p50 < 1 ms, p99 < 3 ms', undefined, true);
 }
 
 /** 4. Time from the deadline to the reply: interruptible loop, and a loop that ignores interrupts. */
@@ -169,8 +174,8 @@ async function timeoutLatency(): Promise<void> {
 }
 
 /** 5. Memory per idle session, and how many fit in 8 GB. */
-async function memory(preload: string, label: string): Promise<void> {
-  const server = await startServer(['--warm-sessions', '0', '--max-sessions', '64'], preload);
+async function memory(preload: string, label: string, isolation = 'thread'): Promise<void> {
+  const server = await startServer(['--warm-sessions', '0', '--max-sessions', '64', '--isolation', isolation], preload);
   await new Promise((r) => setTimeout(r, 500));
   const base = rssMb(server.pid);
   const k = QUICK ? 2 : preload === 'none' ? 8 : 4;
@@ -232,9 +237,11 @@ async function main(): Promise<void> {
   await coldCreate('none', 'modern, no preload');
   await coldCreate(STACK, 'legacy, scientific stack');
   await roundTrip();
+  await roundTrip('process');
   await timeoutLatency();
   await memory('none', 'modern, no preload');
   await memory(STACK, 'legacy, scientific stack');
+  await memory(STACK, 'legacy, scientific stack, --isolation process', 'process');
   await parallelism();
   await naiveBaseline('none', 'modern, no preload', modernWarm);
   await naiveBaseline(STACK, 'legacy, scientific stack', legacyWarm);

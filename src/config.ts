@@ -38,6 +38,7 @@ export const FLAGS = {
   'figure-formats': { schema: list.pipe(z.array(z.enum(['png', 'svg'])).min(1)), default: 'png', help: 'Formats open matplotlib figures are saved in: png, or png,svg.' },
   'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: the working directory.` },
   'allow-all-dirs': { schema: flag, default: 'false', boolean: true, help: 'Let upload_file/download_file use any host directory (credential files stay refused).' },
+  isolation: { schema: z.enum(['thread', 'process']), default: 'thread', help: 'Where each session worker lives: a thread of the server, or a thread in a child process of its own (survives V8 fatal errors; about 45 MB more per session).' },
   'max-memory-mb': { schema: count(64, 4096), default: '1024', help: "Cap on each session's Python (WebAssembly) heap, in MB; beyond it Python raises MemoryError." },
   'snapshot-dir': { schema: z.string().min(1), default: join(tmpdir(), 'pyodide-mcp-snapshots'), help: 'Where memory snapshots of the modern runtime are cached (used when nothing is preloaded); "none" disables them.' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels (default: the package's wheels/)." },
@@ -61,6 +62,7 @@ export interface Config {
   wheelsDir: string | undefined;
   fileLimits: { maxFileBytes: number; maxSessionBytes: number; maxFiles: number };
   maxMemoryMb: number;
+  isolation: 'thread' | 'process';
   /** null when snapshots are disabled. */
   snapshotDir: string | null;
   maxImageBytes: number;
@@ -131,6 +133,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
       maxFiles: raw['max-files'] as number,
     },
     maxMemoryMb: raw['max-memory-mb'] as number,
+    isolation: raw.isolation as Config['isolation'],
     snapshotDir: raw['snapshot-dir'] === 'none' ? null : (raw['snapshot-dir'] as string),
     maxImageBytes: raw['max-image-bytes'] as number,
     maxReadBytes: raw['max-read-bytes'] as number,

@@ -340,6 +340,7 @@ export class SessionManager {
         makeSnapshot,
       },
       maxWasmMemoryMb: this.config.maxMemoryMb,
+      isolation: this.config.isolation,
       onSnapshot: (data) => {
         const shared = new Uint8Array(new SharedArrayBuffer(data.byteLength));
         shared.set(data);

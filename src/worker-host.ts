@@ -2,10 +2,10 @@
  * The host side of one session worker: spawn, ready handshake, request ids, interrupt buffer,
  * timeout → interrupt → terminate, crash detection. Only src/sessions.ts creates these.
  */
-import { Worker } from 'node:worker_threads';
 import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from './protocol.js';
 import { isErrorCode, PyodideMcpError } from './errors.js';
-import { checkReply, hardenWorkerIsolates, parseWorkerMessage, workerSandboxExecArgv } from './permissions.js';
+import { checkReply, parseWorkerMessage } from './permissions.js';
+import { startSessionThread, type Isolation, type SessionThread } from './session-thread.js';
 
 /** Why a running cell was interrupted. */
 export type InterruptReason = 'timeout' | 'cancelled';
@@ -19,6 +19,8 @@ export interface SessionWorkerOptions {
   log: (message: string) => void;
   /** Receives the memory snapshot a worker made when booted with `init.makeSnapshot`. */
   onSnapshot?: (data: Uint8Array) => void;
+  /** Where the worker lives (default: a thread of this process). */
+  isolation?: Isolation;
   /** Cap on each WebAssembly memory (the Python heap), in MB; process-wide (src/permissions.ts). Default 1024. */
   maxWasmMemoryMb?: number;
 }
@@ -45,7 +47,6 @@ interface Pending {
   request: DistributiveOmit<HostRequest, 'id'>;
 }
 
-const SIGINT = 2;
 /** How often an unanswered interrupt is raised again (see execute()). */
 const RESIGNAL_EVERY_MS = 100;
 
@@ -55,40 +56,20 @@ export class SessionWorker {
   isReady = false;
   /** Set once the worker is gone (terminated, crashed, exited); every later call fails with it. */
   deadReason: PyodideMcpError | null = null;
-  private readonly worker: Worker;
-  private readonly interrupt: Int32Array;
+  private readonly worker: SessionThread;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
   constructor(private readonly options: SessionWorkerOptions) {
-    const interruptBuffer = new SharedArrayBuffer(4);
-    this.interrupt = new Int32Array(interruptBuffer);
-    // Security (src/permissions.ts): no eval in worker contexts, capped WebAssembly memory.
-    hardenWorkerIsolates({ maxWasmMemoryMb: options.maxWasmMemoryMb });
-    this.worker = new Worker(new URL('../workers/session.worker.js', import.meta.url), {
-      workerData: { ...options.init, interruptBuffer } satisfies WorkerInit,
-      // Security: the worker sees an empty environment, never the server's secrets.
-      env: {},
-      argv: [],
-      // Security: Node's permission model for this worker only (read-only access to our code and the
-      // distribution; no writes, processes, workers, addons). Never `[]` (that would inherit no restrictions).
-      execArgv: workerSandboxExecArgv(options.init),
-      // Anything the worker writes to its stdout is captured here and sent to stderr, so that stray
-      // output can never corrupt the MCP stream on our stdout.
-      stdout: true,
-      stderr: true,
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
-    });
-    this.worker.stdout.on('data', (chunk: Buffer) => options.log(`[worker stdout] ${chunk.toString().trimEnd()}`));
-    this.worker.stderr.on('data', (chunk: Buffer) => options.log(`[worker stderr] ${chunk.toString().trimEnd()}`));
+    this.worker = startSessionThread(options.isolation ?? 'thread', options);
 
     this.ready = new Promise<RuntimeInfo>((resolve, reject) => {
       let warned = false;
-      this.worker.on('message', (raw: unknown) => {
+      this.worker.onMessage((raw: unknown) => {
         // Security: the worker runs untrusted code; drop anything that is not a well-formed protocol message.
         const message: WorkerMessage | null = parseWorkerMessage(raw);
         if (!message) {
-          if (!warned) options.log(`session worker ${this.worker.threadId} sent a malformed message; dropped (further ones silently)`);
+          if (!warned) options.log(`session worker ${this.worker.id} sent a malformed message; dropped (further ones silently)`);
           warned = true;
           return;
         }
@@ -119,12 +100,12 @@ export class SessionWorker {
           }
         }
       });
-      this.worker.on('error', (error) => {
+      this.worker.onError((error) => {
         this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker crashed: ${error.message}`, { cause: error }));
         reject(this.deadReason);
       });
-      this.worker.on('exit', (code) => {
-        this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker exited unexpectedly (exit code ${code}).`));
+      this.worker.onExit((description) => {
+        this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker exited unexpectedly (${description}).`));
         reject(this.deadReason);
       });
     });
@@ -133,7 +114,7 @@ export class SessionWorker {
   }
 
   get threadId(): number {
-    return this.worker.threadId;
+    return this.worker.id;
   }
 
   /**
@@ -147,11 +128,11 @@ export class SessionWorker {
     const interrupt = (reason: InterruptReason) => {
       if (interrupted || this.deadReason) return;
       interrupted = reason;
-      Atomics.store(this.interrupt, 0, SIGINT);
+      this.worker.interrupt();
       // Why repeat it: Pyodide consumes the signal with a plain read-then-zero of the buffer, so a store that
       // lands between those two steps is lost (measured: about one interrupt in 25 on a tight loop). Until
       // the reply comes, the signal is raised again; the grace period still bounds the whole wait.
-      resignal = setInterval(() => Atomics.store(this.interrupt, 0, SIGINT), RESIGNAL_EVERY_MS);
+      resignal = setInterval(() => this.worker.interrupt(), RESIGNAL_EVERY_MS);
       resignal.unref();
       graceTimer = setTimeout(() => {
         const what = reason === 'timeout' ? `exceeded its ${options.timeoutMs / 1000} s time limit` : 'was cancelled';
@@ -215,7 +196,7 @@ export class SessionWorker {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, request: body });
-      this.worker.postMessage({ ...body, id } as HostRequest);
+      this.worker.post({ ...body, id } as HostRequest);
     });
   }
 

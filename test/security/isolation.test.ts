@@ -1,0 +1,38 @@
+/**
+ * --isolation process: a V8 fatal error provoked from Python through `import js` ends only that session's
+ * process. (With the default thread isolation the same call aborts the whole server: see README.)
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startServer, textOf, type Harness } from '../helpers.js';
+
+describe('process isolation', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startServer(['--isolation', 'process', '--warm-sessions', '2', '--timeout', '20']);
+  });
+  after(() => h.close());
+
+  it('sessions keep state, are interrupted at the deadline and isolated, as with threads', async () => {
+    const { session_id } = await h.ok('execute_code', { code: 'kept = 41' });
+    const timeout = await h.ok('execute_code', { session_id, code: 'while True: pass', timeout_seconds: 0.5 });
+    assert.equal(timeout.error.type, 'TimeoutError');
+    assert.match(timeout.error.message, /interrupted/);
+    assert.equal((await h.ok('execute_code', { session_id, code: 'kept + 1' })).result, '42');
+    const other = await h.ok('execute_code', { code: 'kept' });
+    assert.equal(other.error.type, 'NameError');
+  });
+
+  it('a JavaScript allocation that aborts V8 ends only its own session', async () => {
+    const victim = await h.ok('execute_code', { code: 'import js\nx = 1' });
+    const bystander = await h.ok('execute_code', { code: 'y = "still here"' });
+    const bomb = await h.ok('execute_code', { session_id: victim.session_id, code: 'js.Array.new(300_000_000).fill(1.5)' });
+    assert.equal(bomb.success, false);
+    assert.match(bomb.error.message, /exited unexpectedly/);
+    const gone = await h.call('execute_code', { session_id: victim.session_id, code: 'x' });
+    assert.match(textOf(gone), /SESSION_DEAD/);
+    await h.client.ping();
+    assert.equal((await h.ok('execute_code', { session_id: bystander.session_id, code: 'y' })).result, "'still here'");
+    assert.equal((await h.ok('execute_code', { code: '1 + 1' })).result, '2', 'new sessions still start');
+  });
+});
