@@ -116,6 +116,22 @@ function parseHarnessReply(reply: unknown): unknown {
 
 class WorkerCrash extends Error {}
 
+/**
+ * `os._exit()`, `os.kill(os.getpid(), …)` and friends end Emscripten's program: it throws an ExitStatus
+ * and the interpreter is not usable afterwards, so the session ends (the host terminates the worker).
+ */
+function runOrCrash(call: () => string): string {
+  try {
+    return call();
+  } catch (error) {
+    const err = error as { name?: string; message?: string; status?: number };
+    if (err?.name === 'ExitStatus' || /^Program terminated with exit\(/.test(String(err?.message))) {
+      throw new WorkerCrash(`Python ended its process (${String(err.message)}), e.g. with os._exit() or a signal to itself; the session has ended.`);
+    }
+    throw error;
+  }
+}
+
 /** Buffers of the changed files, moved (not copied) to the host. */
 function transferables(changes: FileChanges): ArrayBuffer[] {
   return changes.written.map((file) => file.data.buffer as ArrayBuffer).filter((buffer, i, all) => all.indexOf(buffer) === i);
@@ -127,7 +143,7 @@ boot().then(
       // A stale interrupt (signalled just as the previous call ended) must not hit this one.
       Atomics.store(new Int32Array(init.interruptBuffer), 0, 0);
       const loaded = await loadImportedPackages(runtime, run, code);
-      const outcome = workspace.enforced(() => parseHarnessReply(run(JSON.stringify({ op: 'run', code, limits, filename })))) as CellOutcome;
+      const outcome = workspace.enforced(() => parseHarnessReply(runOrCrash(() => run(JSON.stringify({ op: 'run', code, limits, filename }))))) as CellOutcome;
       outcome.loaded_packages = loaded;
       outcome.changes = workspace.collectChanges();
       post({ id, type: 'reply', ok: true, value: outcome }, transferables(outcome.changes));

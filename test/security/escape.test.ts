@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually } from '../helpers.js';
+import { eventually, textOf } from '../helpers.js';
 import { assertPythonError, EVAL_REFUSED, missingAttribute, secretDir, startProbeServer, writeWheel, type ProbeServer } from './probe.js';
 
 describe('sandbox: host files, environment, code evaluation, processes (modern runtime)', () => {
@@ -142,6 +142,14 @@ describe('sandbox: host files, environment, code evaluation, processes (modern r
       const other = await p.newSession();
       await p.attempt(other, code); // may end the session (its own business)
       await p.assertUnharmed();
+    }
+    // An exited interpreter is not left half-alive: the session says it has ended.
+    for (const code of ['import os\nos._exit(3)', 'import os\nos.kill(os.getpid(), 9)']) {
+      const ended = await p.newSession();
+      const reply = await p.attempt(ended, code);
+      assert.ok('error' in reply && reply.error?.type === 'WorkerTerminated', JSON.stringify(reply));
+      const next = await p.h.call('execute_code', { session_id: ended, code: '1' });
+      assert.match(textOf(next), /SESSION_DEAD: .*ended its process/);
     }
   });
 
