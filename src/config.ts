@@ -39,6 +39,8 @@ export const FLAGS = {
   'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: the working directory.` },
   'allow-all-dirs': { schema: flag, default: 'false', boolean: true, help: 'Let upload_file/download_file use any host directory (credential files stay refused).' },
   isolation: { schema: z.enum(['thread', 'process']), default: 'thread', help: 'Where each session worker lives: a thread of the server, or a thread in a child process of its own (survives V8 fatal errors; about 45 MB more per session).' },
+  'allow-network': { schema: flag, default: 'false', boolean: true, help: 'Let install_packages fetch pure-Python wheels that are not in the offline set from --index-url (the server fetches and verifies them; sessions never get network).' },
+  'index-url': { schema: z.string().url(), default: 'https://pypi.org/pypi', help: 'PyPI-style JSON index used by install_packages with --allow-network.' },
   'max-memory-mb': { schema: count(64, 4096), default: '1024', help: "Cap on each session's Python (WebAssembly) heap, in MB; beyond it Python raises MemoryError." },
   'snapshot-dir': { schema: z.string().min(1), default: join(tmpdir(), 'pyodide-mcp-snapshots'), help: 'Where memory snapshots of the modern runtime are cached (used when nothing is preloaded); "none" disables them.' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels (default: the package's wheels/)." },
@@ -63,6 +65,8 @@ export interface Config {
   fileLimits: { maxFileBytes: number; maxSessionBytes: number; maxFiles: number };
   maxMemoryMb: number;
   isolation: 'thread' | 'process';
+  allowNetwork: boolean;
+  indexUrl: string;
   /** null when snapshots are disabled. */
   snapshotDir: string | null;
   maxImageBytes: number;
@@ -134,6 +138,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     },
     maxMemoryMb: raw['max-memory-mb'] as number,
     isolation: raw.isolation as Config['isolation'],
+    allowNetwork: raw['allow-network'] as boolean,
+    indexUrl: raw['index-url'] as string,
     snapshotDir: raw['snapshot-dir'] === 'none' ? null : (raw['snapshot-dir'] as string),
     maxImageBytes: raw['max-image-bytes'] as number,
     maxReadBytes: raw['max-read-bytes'] as number,

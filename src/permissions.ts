@@ -203,6 +203,7 @@ export function checkReply(request: DistributiveOmit<HostRequest, 'id'>, value: 
     case 'delete_file':
       return checkChanges(value);
     case 'load_packages':
+    case 'install_wheel':
       return value === null || value === undefined ? null : 'unexpected value';
     case 'list_packages':
       return isObject(value) && isStringRecord(value.loaded) && isStringArray(value.available) ? null : 'malformed package listing';

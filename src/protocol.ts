@@ -112,7 +112,8 @@ export type HostRequest =
   | { id: number; type: 'write_file'; path: string; data: Uint8Array; append: boolean; overwrite: boolean }
   | { id: number; type: 'delete_file'; path: string }
   | { id: number; type: 'load_packages'; packages: string[] }
-  | { id: number; type: 'list_packages' };
+  | { id: number; type: 'list_packages' }
+  | { id: number; type: 'install_wheel'; filename: string; data: Uint8Array };
 
 export type WorkerMessage =
   | { type: 'ready'; info: RuntimeInfo }

@@ -204,6 +204,11 @@ export class SessionManager {
     return [...this.sessions.values()].flatMap((session) => session.files.allFiles());
   }
 
+  /** Installs a fetched pure-Python wheel into a session, queued like a cell. */
+  installWheel(id: string, filename: string, data: Uint8Array): Promise<void> {
+    return this.enqueue(id, (session) => session.worker.installWheel(filename, data));
+  }
+
   /** Loads offline packages into a session, queued like a cell. */
   loadPackages(id: string, packages: string[]): Promise<void> {
     return this.enqueue(id, (session) => session.worker.loadPackages(packages));

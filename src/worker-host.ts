@@ -180,6 +180,11 @@ export class SessionWorker {
     return (await this.request({ type: 'delete_file', path })) as FileChanges;
   }
 
+  /** Unpacks a pure-Python wheel the server fetched and verified into the interpreter's site-packages. */
+  async installWheel(filename: string, data: Uint8Array): Promise<void> {
+    await this.request({ type: 'install_wheel', filename, data });
+  }
+
   /** Packages loaded in the interpreter and those it could load offline. */
   async listPackages(): Promise<PackageListing> {
     return (await this.request({ type: 'list_packages' })) as PackageListing;

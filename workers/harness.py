@@ -303,6 +303,24 @@ def _prepare_environment():
     os.environ["MPLBACKEND"] = "module://pyodide_mcp_backend"
 
 
+def install_wheel(filename, data):
+    """Unpacks a pure-Python wheel (fetched and verified by the server) into site-packages."""
+    import importlib
+    import sysconfig
+    import zipfile
+
+    target = sysconfig.get_paths()["purelib"]
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for member in archive.namelist():
+            # A wheel's paths are relative; refuse anything that would land outside site-packages.
+            destination = os.path.realpath(os.path.join(target, member))
+            if not destination.startswith(os.path.realpath(target) + os.sep):
+                raise ValueError("unsafe path in wheel %s: %r" % (filename, member))
+        archive.extractall(target)
+    importlib.invalidate_caches()
+    return None
+
+
 def errnos():
     names = ("ENOSPC", "EFBIG", "EDQUOT", "ENOENT", "EEXIST", "EISDIR", "EACCES")
     return {name: getattr(_errno, name, -1) for name in names}
@@ -379,6 +397,8 @@ def entry(request_json):
         return json.dumps(imported_names(request["code"]))
     if op == "import":
         return json.dumps(import_preloaded(request["names"]))
+    if op == "install_wheel":
+        return json.dumps(install_wheel(request["filename"], base64.b64decode(request["data"])))
     if op == "configure":
         _session.figure_formats = list(request["figure_formats"])
         return json.dumps(errnos())

@@ -170,6 +170,11 @@ boot().then(
             await runtime.loadPackages(request.packages);
             post({ id: request.id, type: 'reply', ok: true, value: null });
             return;
+          case 'install_wheel':
+            // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
+            parseHarnessReply(run(JSON.stringify({ op: 'install_wheel', filename: request.filename, data: Buffer.from(request.data).toString('base64') })));
+            post({ id: request.id, type: 'reply', ok: true, value: null });
+            return;
           case 'list_packages': {
             const listing: PackageListing = { loaded: runtime.loadedPackages(), available: runtime.availablePackages() };
             post({ id: request.id, type: 'reply', ok: true, value: listing });
