@@ -3,7 +3,8 @@
  * in order, expires idle ones, enforces --max-sessions, and remembers recently gone sessions so that
  * a late caller is told why a session is gone instead of getting a silent new one.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import type { Distribution } from './distribution.js';
@@ -83,7 +84,7 @@ export class SessionManager {
     // outside it, so they are used only for the modern runtime with nothing preloaded.
     this.snapshots =
       distribution.kind === 'modern' && config.preload.length === 0 && config.snapshotDir
-        ? new SnapshotCache(config.snapshotDir, [modernVersion(), process.version], log)
+        ? new SnapshotCache(config.snapshotDir, [modernVersion(), process.version, bootCodeHash()], log)
         : null;
     this.snapshot = this.snapshots?.load() ?? null;
     if (this.snapshot) log(`booting sessions from the memory snapshot ${this.snapshots!.key}`);
@@ -385,6 +386,14 @@ export class SessionManager {
       execution_count: s.executionCount,
     };
   }
+}
+
+/**
+ * A snapshot holds whatever the boot code left in the interpreter, so a change to that code (the modern
+ * adapter) must not reuse an older snapshot.
+ */
+function bootCodeHash(): string {
+  return createHash('sha256').update(readFileSync(new URL('../workers/runtime/modern.js', import.meta.url))).digest('hex');
 }
 
 /** 192 bits from the CSPRNG, base64url: unguessable and safe in URIs. */

@@ -25,6 +25,13 @@ describe('execute_code', () => {
     await h.ok('close_session', { session_id: created.session_id });
   });
 
+  it('a new session starts with an empty namespace in /workspace', async () => {
+    const fresh = await h.ok('execute_code', { code: 'import os\n(sorted(k for k in globals() if not k.startswith("__")), os.getcwd())' });
+    // `_pyodide_core` is Pyodide's own; nothing of ours is left in the user's namespace.
+    assert.equal(fresh.result, "(['_pyodide_core', 'os'], '/workspace')");
+    await h.ok('close_session', { session_id: fresh.session_id });
+  });
+
   it('keeps variables, functions, classes, imports and files across calls', async () => {
     await run(a, 'import math\nx = 40\ndef f(v):\n    return v + 2\nclass C:\n    k = 7\nopen("note.txt", "w").write("kept")');
     const r = await run(a, 'f(x), C.k, math.pi > 3, open("note.txt").read()');

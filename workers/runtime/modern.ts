@@ -26,20 +26,20 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     packages: Record<string, { file_name: string; imports: string[]; version: string }>;
   };
 
-  /** Lock entries whose wheel is present locally: the only packages this runtime can load. */
-  const availablePackages = () => {
-    if (!options.wheelsDir) return [];
-    const present = new Set(safeReaddir(options.wheelsDir));
-    return Object.entries(lock.packages)
-      .filter(([, pkg]) => present.has(pkg.file_name))
-      .map(([name]) => name)
-      .sort();
-  };
+  // Lock entries whose wheel is present locally: the only packages this runtime can load. Read once:
+  // wheels/ does not change while the server runs, and this is consulted on every cell that imports.
+  const present = new Set(options.wheelsDir ? safeReaddir(options.wheelsDir) : []);
+  const available = Object.entries(lock.packages)
+    .filter(([, pkg]) => present.has(pkg.file_name))
+    .map(([name]) => name)
+    .sort();
+  const availablePackages = () => [...available];
 
   return {
     kind: 'modern',
     FS: pyodide.FS as unknown as EmscriptenFS,
-    pythonVersion: pyodide.runPython('import sys; sys.version.split()[0]') as string,
+    // __import__, not `import sys`: nothing may be bound in __main__, which becomes the user's namespace.
+    pythonVersion: pyodide.runPython("__import__('sys').version.split()[0]") as string,
     pyodideVersion: pyodide.version,
     runPython: (code) => pyodide.runPython(code),
     bindFunction(expression) {
@@ -52,9 +52,8 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
       await pyodide.loadPackage(names, { messageCallback: options.log, errorCallback: options.log, checkIntegrity: true });
     },
     packagesForImports(importNames) {
-      const available = new Set(availablePackages());
       const wanted = Object.entries(lock.packages)
-        .filter(([name, pkg]) => available.has(name) && !(name in pyodide.loadedPackages) && pkg.imports.some((imp) => importNames.includes(imp)))
+        .filter(([name, pkg]) => present.has(pkg.file_name) && !(name in pyodide.loadedPackages) && pkg.imports.some((imp) => importNames.includes(imp)))
         .map(([name]) => name);
       return wanted;
     },
