@@ -10,7 +10,7 @@ import { join } from 'node:path';
 const { preload } = workerData as { preload: string[] };
 try {
   const distribution = chooseDistribution('auto', preload, join(PACKAGE_ROOT, 'wheels'));
-  const runtime = await bootRuntime(distribution.kind, { distDir: distribution.distDir, wheelsDir: distribution.wheelsDir, preload, log: () => {} });
+  const runtime = await bootRuntime(distribution.kind, { distDir: distribution.distDir, wheelsDir: distribution.wheelsDir, log: () => {} });
   await runtime.loadPackages(preload);
   runtime.runPython(preload.map((name) => `import ${name}`).join('\n') + '\n1 + 1');
   parentPort!.postMessage({ ok: true });

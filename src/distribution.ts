@@ -110,7 +110,8 @@ export function chooseDistribution(requested: 'auto' | RuntimeKind, preload: str
         ? 'nothing to preload, so the newest runtime is used'
         : `every wheel needed for ${preload.join(', ')} is present in ${wheelsDir}`,
   };
-  const legacyReady = preload.every((name) => legacyPackages().has(name));
+  const shipped = legacyPackages();
+  const legacyReady = preload.every((name) => shipped.has(name));
   const legacy = (reason: string): Distribution => ({ kind: 'legacy', distDir: legacyDistDir(), wheelsDir: null, reason });
 
   if (requested === 'modern') {
@@ -123,7 +124,7 @@ export function chooseDistribution(requested: 'auto' | RuntimeKind, preload: str
     return { ...modern, reason: 'requested with --runtime modern' };
   }
   if (requested === 'legacy') {
-    if (!legacyReady) throw new TypeError(`--runtime legacy cannot preload ${preload.filter((n) => !legacyPackages().has(n)).join(', ')}: the legacy distribution does not ship it.`);
+    if (!legacyReady) throw new TypeError(`--runtime legacy cannot preload ${preload.filter((n) => !shipped.has(n)).join(', ')}: the legacy distribution does not ship it.`);
     return legacy('requested with --runtime legacy');
   }
   if (missing.length === 0) return modern;

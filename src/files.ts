@@ -7,9 +7,8 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import mime from 'mime-types';
 import { PyodideMcpError } from './errors.js';
+import { WORKSPACE } from './protocol.js';
 
-/** The workspace directory as Python sees it; paths given as `/workspace/...` are accepted. */
-export const WORKSPACE = '/workspace';
 
 /**
  * Turns a user-given session path into a normalised workspace-relative POSIX path ('' is the workspace

@@ -3,6 +3,9 @@
  * worker (workers/session.worker.ts). Both sides import only types from here.
  */
 
+/** The workspace directory inside every session (Python's working directory); the harness names it too. */
+export const WORKSPACE = '/workspace';
+
 /** Which Pyodide distribution a worker boots. */
 export type RuntimeKind = 'modern' | 'legacy';
 

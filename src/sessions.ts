@@ -7,11 +7,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import type { Distribution } from './distribution.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from './errors.js';
 import type { CellOutcome, PackageListing, RuntimeInfo } from './protocol.js';
 import { SessionWorker, type InterruptReason } from './worker-host.js';
-import { modernVersion, PACKAGE_ROOT } from './distribution.js';
+import { modernVersion, PACKAGE_ROOT, type Distribution } from './distribution.js';
 import { SessionFiles, type FileRef } from './session-files.js';
 import { SnapshotCache } from './snapshot.js';
 
@@ -128,11 +127,6 @@ export class SessionManager {
     }
   }
 
-  /** Runtime facts of a live session. */
-  runtimeOf(id: string): RuntimeInfo {
-    return this.get(id).runtime;
-  }
-
   /**
    * Runtime facts of this server's distribution (python, pyodide, package versions). Known once any
    * worker has booted; until then, waits for the first warm worker, or returns null if there is none.
@@ -239,10 +233,6 @@ export class SessionManager {
 
   list(): SessionSummary[] {
     return [...this.sessions.values()].map((s) => this.summary(s));
-  }
-
-  summaryOf(id: string): SessionSummary {
-    return this.summary(this.get(id));
   }
 
   /** Terminates a session's worker and forgets it. Throws if the session does not exist. */

@@ -113,10 +113,6 @@ export class SessionWorker {
     this.ready.catch(() => {});
   }
 
-  get threadId(): number {
-    return this.worker.id;
-  }
-
   /**
    * Runs a cell. On timeout or abort, Python is interrupted through the shared buffer; if it does not
    * stop within the grace period the worker is terminated and the promise rejects.

@@ -17,6 +17,7 @@ const init = workerData as WorkerInit;
 // Security: postMessage bound now, before user code exists; logs rate-limited, oversized messages refused.
 const post = createGuardedPost<WorkerMessage>(port);
 const log = (message: string) => post({ type: 'log', message });
+const interruptSignal = new Int32Array(init.interruptBuffer);
 
 interface Booted {
   runtime: PythonRuntime;
@@ -31,7 +32,6 @@ async function boot(): Promise<Booted> {
   const runtime = await bootRuntime(init.runtime, {
     distDir: init.distDir,
     wheelsDir: init.wheelsDir,
-    preload: init.preload,
     log,
     snapshot: init.snapshot,
     makeSnapshot: init.makeSnapshot,
@@ -41,7 +41,7 @@ async function boot(): Promise<Booted> {
     const data = runtime.makeSnapshot();
     post({ type: 'snapshot', data }, [data.buffer as ArrayBuffer]);
   }
-  const interruptible = runtime.setInterruptBuffer(new Int32Array(init.interruptBuffer));
+  const interruptible = runtime.setInterruptBuffer(interruptSignal);
   await runtime.loadPackages(init.preload);
   // The harness becomes its own module; we keep a direct handle on its entry point so that user code
   // rebinding names in __main__ cannot redirect the worker. The source is ours, embedded as a JSON
@@ -141,7 +141,7 @@ boot().then(
   ({ runtime, run, workspace, info }) => {
     const runCell = async (id: number, code: string, limits: OutputLimits, filename?: string) => {
       // A stale interrupt (signalled just as the previous call ended) must not hit this one.
-      Atomics.store(new Int32Array(init.interruptBuffer), 0, 0);
+      Atomics.store(interruptSignal, 0, 0);
       const loaded = await loadImportedPackages(runtime, run, code);
       const outcome = workspace.enforced(() => parseHarnessReply(runOrCrash(() => run(JSON.stringify({ op: 'run', code, limits, filename }))))) as CellOutcome;
       outcome.loaded_packages = loaded;

@@ -5,10 +5,8 @@
  * the write that goes past it, and nothing already stored is touched.
  */
 import type { EmscriptenFS } from './runtime/types.js';
-import type { FileChanges, FileLimits } from '../src/protocol.js';
+import { WORKSPACE, type FileChanges, type FileLimits } from '../src/protocol.js';
 
-/** Where a session's files live; Python's working directory. */
-export const WORKSPACE = '/workspace';
 
 /** errno values as this interpreter's libc numbers them (read from Python's errno module at boot). */
 export interface Errnos {

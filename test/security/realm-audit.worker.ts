@@ -62,7 +62,7 @@ const allowedNames = new Set(['pyodide_js._module.SOCKFS.createSocket']);
 async function main(port: workerThreads.MessagePort): Promise<void> {
   const forbiddenObjects = forbidden(port);
   prepareSandbox();
-  const runtime = await bootRuntime(init.kind, { distDir: init.distDir, wheelsDir: null, preload: [], log: () => {} });
+  const runtime = await bootRuntime(init.kind, { distDir: init.distDir, wheelsDir: null, log: () => {} });
   // control: walk WITHOUT lockdown, to show the walk finds what it looks for.
   const report = init.control ? { removedGlobals: [], permissionModel: 'skipped' } : await lockdown({ runtime, log: () => {} });
   const api = runtime.runPython(`__import__('pyodide_js')`) as Record<string, any>;

@@ -285,10 +285,5 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
     },
   };
 
-  if (options.preload.length > 0) {
-    const t = performance.now();
-    await runtime.loadPackages(options.preload);
-    log(`legacy runtime: preloaded ${options.preload.join(', ')} in ${Math.round(performance.now() - t)} ms`);
-  }
   return runtime;
 }

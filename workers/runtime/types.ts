@@ -10,8 +10,6 @@ export interface BootOptions {
   distDir: string;
   /** Absolute directory of locally stored wheels (modern runtime only); null when none. */
   wheelsDir: string | null;
-  /** Package names to load before the session is reported ready (e.g. numpy, pandas). */
-  preload: string[];
   /** Log sink; goes to the host's stderr. Never stdout. */
   log: (message: string) => void;
   /** Modern runtime: boot from this memory snapshot instead of from scratch. */
