@@ -3,13 +3,13 @@
  * from scratch in a fresh worker, loads and imports the packages, runs one cell, and reports.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { chooseDistribution, PACKAGE_ROOT } from '../src/distribution.js';
+import { chooseDistribution } from '../src/python/distribution.js';
+import { PACKAGE_WHEELS_DIR } from '../src/paths.js';
 import { bootRuntime } from '../workers/runtime/index.js';
-import { join } from 'node:path';
 
 const { preload } = workerData as { preload: string[] };
 try {
-  const distribution = chooseDistribution('auto', preload, join(PACKAGE_ROOT, 'wheels'));
+  const distribution = chooseDistribution('auto', preload, PACKAGE_WHEELS_DIR);
   const runtime = await bootRuntime(distribution.kind, { distDir: distribution.distDir, wheelsDir: distribution.wheelsDir, log: () => {} });
   await runtime.loadPackages(preload);
   runtime.runPython(preload.map((name) => `import ${name}`).join('\n') + '\n1 + 1');

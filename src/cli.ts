@@ -6,9 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { helpText, parseConfig } from './config.js';
-import { chooseDistribution, PACKAGE_ROOT } from './distribution.js';
-import { createServer } from './server.js';
+import { helpText, parseConfig } from './server/config.js';
+import { chooseDistribution } from './python/distribution.js';
+import { PACKAGE_ROOT, PACKAGE_WHEELS_DIR } from './paths.js';
+import { createServer } from './server/server.js';
 
 const log = (message: string) => process.stderr.write(`[pyodide-mcp] ${message}\n`);
 const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -33,7 +34,7 @@ async function main(): Promise<number | undefined> {
   const { config } = action;
   let distribution;
   try {
-    distribution = chooseDistribution(config.runtime, config.preload, config.wheelsDir ?? join(PACKAGE_ROOT, 'wheels'));
+    distribution = chooseDistribution(config.runtime, config.preload, config.wheelsDir ?? PACKAGE_WHEELS_DIR);
   } catch (error) {
     log((error as Error).message);
     return 2;

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chooseDistribution, missingWheels, readModernLock, wheelClosure } from '../src/distribution.js';
+import { chooseDistribution, missingWheels, readModernLock, wheelClosure } from '../src/python/distribution.js';
 
 const emptyWheels = () => mkdtempSync(join(tmpdir(), 'wheels-'));
 const STACK = ['numpy', 'pandas', 'matplotlib', 'sympy'];

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { checkHostPath, isInside, mimeType, sensitiveReason, sessionPath, sessionUri } from '../src/files.js';
+import { checkHostPath, isInside, mimeType, sensitiveReason, sessionPath, sessionUri } from '../src/sandbox/host-paths.js';
 
 describe('sessionPath', () => {
   it('normalises paths inside the workspace', () => {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { SnapshotCache } from '../src/snapshot.js';
+import { SnapshotCache } from '../src/python/snapshot-cache.js';
 import { eventually, startServer } from './helpers.js';
 
 describe('SnapshotCache', () => {

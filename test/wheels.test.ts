@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { PACKAGE_ROOT, readModernLock } from '../src/distribution.js';
-import { buildManifest, DEFAULT_PRELOAD, fetchWheels, verifyFile, type WheelEntry } from '../src/wheels.js';
+import { readModernLock } from '../src/python/distribution.js';
+import { PACKAGE_ROOT } from '../src/paths.js';
+import { buildManifest, DEFAULT_PRELOAD, fetchWheels, verifyFile, type WheelEntry } from '../src/python/wheels.js';
 
-const WHEELS_CLI = join(fileURLToPath(import.meta.url), '..', '..', 'src', 'wheels-cli.js');
+const WHEELS_CLI = join(fileURLToPath(import.meta.url), '..', '..', 'src', 'python', 'wheels-cli.js');
 const tmpRoot = mkdtempSync(join(tmpdir(), 'pyodide-mcp-wheels-'));
 after(() => rmSync(tmpRoot, { recursive: true, force: true }));
 let dirCount = 0;

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../src/protocol.js';
+import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../src/contract.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { bootRuntime } from './runtime/index.js';
-import { createGuardedPost, lockdown, prepareSandbox } from './runtime/lockdown.js';
+import { createGuardedPost, lockdown, prepareSandbox } from './sandbox/lockdown.js';
 import { Workspace, WorkspaceError, type Errnos } from './workspace.js';
 
 const port = parentPort;

@@ -5,7 +5,7 @@
  * the write that goes past it, and nothing already stored is touched.
  */
 import type { EmscriptenFS } from './runtime/types.js';
-import { WORKSPACE, type FileChanges, type FileLimits } from '../src/protocol.js';
+import { WORKSPACE, type FileChanges, type FileLimits } from '../src/contract.js';
 
 
 /** errno values as this interpreter's libc numbers them (read from Python's errno module at boot). */

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MessageChannel } from 'node:worker_threads';
-import { checkReply, MAX_LOG_CHARS, parseWorkerMessage, workerReadPaths, workerSandboxExecArgv } from '../../src/permissions.js';
-import { createGuardedPost } from '../../workers/runtime/lockdown.js';
+import { checkReply, MAX_LOG_CHARS, parseWorkerMessage, workerReadPaths, workerSandboxExecArgv } from '../../src/sandbox/worker-sandbox.js';
+import { createGuardedPost } from '../../workers/sandbox/lockdown.js';
 
 const limits = { stdout: 100, stderr: 100, result: 100, traceback: 100 };
 const outcome = { stdout: '', stderr: '', result: '2', error: null, execution_count: 1, truncated: null, loaded_packages: [], display: [], changes: { written: [], deleted: [] } };

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { legacyDistDir, modernDistDir } from '../../src/distribution.js';
-import { hardenWorkerIsolates, workerSandboxExecArgv } from '../../src/permissions.js';
+import { legacyDistDir, modernDistDir } from '../../src/python/distribution.js';
+import { hardenWorkerIsolates, workerSandboxExecArgv } from '../../src/sandbox/worker-sandbox.js';
 
 interface AuditResult {
   visited: number;

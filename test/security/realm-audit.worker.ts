@@ -13,7 +13,7 @@ import realProcess from 'node:process';
 import vm from 'node:vm';
 import * as workerThreads from 'node:worker_threads';
 import { bootRuntime } from '../../workers/runtime/index.js';
-import { lockdown, prepareSandbox } from '../../workers/runtime/lockdown.js';
+import { lockdown, prepareSandbox } from '../../workers/sandbox/lockdown.js';
 
 const init = workerThreads.workerData as { kind: 'modern' | 'legacy'; distDir: string; control?: boolean };
 

@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
-import { CallableTargetConstructor } from './lockdown.js';
+import { CallableTargetConstructor } from '../sandbox/lockdown.js';
 
 /** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
 interface Pyodide017 {

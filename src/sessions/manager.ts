@@ -5,14 +5,14 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Config } from './config.js';
-import { NEW_SESSION_HINT, PyodideMcpError } from './errors.js';
-import type { CellOutcome, PackageListing, RuntimeInfo } from './protocol.js';
-import { SessionWorker, type InterruptReason } from './worker-host.js';
-import { modernVersion, PACKAGE_ROOT, type Distribution } from './distribution.js';
-import { SessionFiles, type FileRef } from './session-files.js';
-import { SnapshotCache } from './snapshot.js';
+import type { Config } from '../server/config.js';
+import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
+import type { CellOutcome, PackageListing, RuntimeInfo } from '../contract.js';
+import { SessionWorker, type InterruptReason } from './channel.js';
+import { modernVersion, type Distribution } from '../python/distribution.js';
+import { HARNESS_PATH, MODERN_ADAPTER_URL } from '../paths.js';
+import { SessionFiles, type FileRef } from './file-view.js';
+import { SnapshotCache } from '../python/snapshot-cache.js';
 
 /** Public view of a session, as list_sessions reports it. */
 export interface SessionSummary {
@@ -329,7 +329,7 @@ export class SessionManager {
         distDir: this.distribution.distDir,
         wheelsDir: this.distribution.wheelsDir,
         preload: this.config.preload,
-        harnessPath: join(PACKAGE_ROOT, 'workers', 'harness.py'),
+        harnessPath: HARNESS_PATH,
         fileLimits: this.config.fileLimits,
         figureFormats: this.config.figureFormats,
         snapshot,
@@ -383,7 +383,7 @@ export class SessionManager {
  * adapter) must not reuse an older snapshot.
  */
 function bootCodeHash(): string {
-  return createHash('sha256').update(readFileSync(new URL('../workers/runtime/modern.js', import.meta.url))).digest('hex');
+  return createHash('sha256').update(readFileSync(MODERN_ADAPTER_URL)).digest('hex');
 }
 
 /** 192 bits from the CSPRNG, base64url: unguessable and safe in URIs. */

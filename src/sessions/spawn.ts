@@ -6,8 +6,9 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import type { HostRequest, WorkerInit } from './protocol.js';
-import { hardenWorkerIsolates, workerSandboxExecArgv } from './permissions.js';
+import type { HostRequest, WorkerInit } from '../contract.js';
+import { SESSION_PROCESS_URL, SESSION_WORKER_URL } from '../paths.js';
+import { hardenWorkerIsolates, workerSandboxExecArgv } from '../sandbox/worker-sandbox.js';
 
 /** How session workers are isolated from the server and from each other. */
 export type Isolation = 'thread' | 'process';
@@ -47,7 +48,7 @@ export function startInThisProcess(options: ThreadOptions): SessionThread {
   const interrupt = new Int32Array(interruptBuffer);
   // Security (src/permissions.ts): no eval in worker contexts, capped WebAssembly memory.
   hardenWorkerIsolates({ maxWasmMemoryMb: options.maxWasmMemoryMb });
-  const worker = new Worker(new URL('../workers/session.worker.js', import.meta.url), {
+  const worker = new Worker(SESSION_WORKER_URL, {
     workerData: { ...options.init, interruptBuffer } satisfies WorkerInit,
     // Security: the worker sees an empty environment, never the server's secrets.
     env: {},
@@ -80,7 +81,7 @@ export function startInThisProcess(options: ThreadOptions): SessionThread {
 export type ProcessControl = { control: 'start'; options: Omit<ThreadOptions, 'log'> } | { control: 'interrupt' };
 
 function startInChildProcess(options: ThreadOptions): SessionThread {
-  const child: ChildProcess = fork(new URL('./session-process.js', import.meta.url), [], {
+  const child: ChildProcess = fork(SESSION_PROCESS_URL, [], {
     // Security: the child sees an empty environment too; it only relays, user code runs in its worker.
     env: {},
     execArgv: [],

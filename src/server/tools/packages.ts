@@ -2,9 +2,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
-import { canonicalName } from '../distribution.js';
-import { PyodideMcpError } from '../errors.js';
-import { fetchPurePythonWheel, type FetchedWheel } from '../package-index.js';
+import { canonicalName } from '../../python/distribution.js';
+import { PyodideMcpError } from '../../errors.js';
+import { fetchPurePythonWheel, type FetchedWheel } from '../../python/package-index.js';
 import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerPackageTools(server: McpServer, deps: ToolDeps): void {

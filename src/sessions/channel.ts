@@ -2,10 +2,10 @@
  * The host side of one session worker: spawn, ready handshake, request ids, interrupt buffer,
  * timeout → interrupt → terminate, crash detection. Only src/sessions.ts creates these.
  */
-import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from './protocol.js';
-import { isErrorCode, PyodideMcpError } from './errors.js';
-import { checkReply, parseWorkerMessage } from './permissions.js';
-import { startSessionThread, type Isolation, type SessionThread } from './session-thread.js';
+import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../contract.js';
+import { isErrorCode, PyodideMcpError } from '../errors.js';
+import { checkReply, parseWorkerMessage } from '../sandbox/worker-sandbox.js';
+import { startSessionThread, type Isolation, type SessionThread } from './spawn.js';
 
 /** Why a running cell was interrupted. */
 export type InterruptReason = 'timeout' | 'cancelled';

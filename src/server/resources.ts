@@ -1,9 +1,9 @@
 /** Session files as MCP resources: `session://{session_id}/{path}`, listed for live sessions. */
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { looksLikeText, mimeType, sessionPath } from './files.js';
-import { PyodideMcpError } from './errors.js';
-import type { SessionManager } from './sessions.js';
+import { looksLikeText, mimeType, sessionPath } from '../sandbox/host-paths.js';
+import { PyodideMcpError } from '../errors.js';
+import type { SessionManager } from '../sessions/manager.js';
 
 export function registerSessionFileResources(server: McpServer, sessions: SessionManager): void {
   server.registerResource(

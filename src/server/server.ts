@@ -4,8 +4,8 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Config } from './config.js';
-import type { Distribution } from './distribution.js';
-import { SessionManager } from './sessions.js';
+import type { Distribution } from '../python/distribution.js';
+import { SessionManager } from '../sessions/manager.js';
 import { registerCloseSessionTool } from './tools/close-session.js';
 import { registerCreateSessionTool } from './tools/create-session.js';
 import { registerExecuteCodeTool } from './tools/execute-code.js';

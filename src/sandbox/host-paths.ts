@@ -6,8 +6,8 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import mime from 'mime-types';
-import { PyodideMcpError } from './errors.js';
-import { WORKSPACE } from './protocol.js';
+import { PyodideMcpError } from '../errors.js';
+import { WORKSPACE } from '../contract.js';
 
 
 /**

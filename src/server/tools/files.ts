@@ -1,8 +1,8 @@
 /** Tools on a session's workspace files: list, read, write (and append), delete, run. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { PyodideMcpError } from '../errors.js';
-import { looksLikeText, mimeType, sessionPath, sessionUri } from '../files.js';
+import { PyodideMcpError } from '../../errors.js';
+import { looksLikeText, mimeType, sessionPath, sessionUri } from '../../sandbox/host-paths.js';
 import { executionOutputShape, runWithProgress, timeoutFor } from './execute-code.js';
 import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
 

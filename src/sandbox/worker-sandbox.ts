@@ -16,12 +16,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import type { HostRequest, WorkerMessage } from './protocol.js';
+import { PACKAGE_ROOT } from '../paths.js';
+import type { HostRequest, WorkerMessage } from '../contract.js';
 
 /** Root of this package, from dist/src/. */
-const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Default cap on one session's WebAssembly memory (the Python heap), in MB. */
 export const DEFAULT_MAX_WASM_MEMORY_MB = 1024;

@@ -4,9 +4,9 @@
  * session's worker is busy with a long computation.
  */
 import { Volume } from 'memfs';
-import { PyodideMcpError } from './errors.js';
-import type { FileChanges } from './protocol.js';
-import { mimeType, sessionUri } from './files.js';
+import { PyodideMcpError } from '../errors.js';
+import type { FileChanges } from '../contract.js';
+import { mimeType, sessionUri } from '../sandbox/host-paths.js';
 
 /** A file or directory as list_files reports it. */
 export interface FileEntry {

@@ -28,7 +28,7 @@ import { constants as osConstants } from 'node:os';
 import realProcess from 'node:process';
 import type { MessagePort } from 'node:worker_threads';
 import { LATCH_SPECIFIER, REFUSAL } from './import-firewall.js';
-import type { PythonRuntime } from './types.js';
+import type { PythonRuntime } from '../runtime/types.js';
 
 /** Text of every refusal by the sandbox (tests match on it). */
 export const SANDBOX_REFUSAL = 'disabled in the pyodide-mcp sandbox';

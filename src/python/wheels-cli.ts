@@ -6,13 +6,14 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PACKAGE_ROOT, readModernLock } from './distribution.js';
+import { readModernLock } from './distribution.js';
+import { PACKAGE_WHEELS_DIR } from '../paths.js';
 import { buildManifest, DEFAULT_PRELOAD, fetchWheels, type WheelManifest } from './wheels.js';
 
 const USAGE = `Usage: npm run wheels:fetch -- --from <dir|URL> [--preload a,b,c] [--dest dir] [--write-manifest-only]
   --from       local directory or http(s) base URL holding the wheels named in pyodide-lock.json (required)
   --preload    packages to store, with their dependencies (default ${DEFAULT_PRELOAD.join(',')})
-  --dest       target directory (default ${join(PACKAGE_ROOT, 'wheels')})
+  --dest       target directory (default ${PACKAGE_WHEELS_DIR})
   --write-manifest-only   only regenerate <dest>/manifest.json`;
 
 function fail(message: string): never {
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
       options: {
         from: { type: 'string' },
         preload: { type: 'string', default: DEFAULT_PRELOAD.join(',') },
-        dest: { type: 'string', default: join(PACKAGE_ROOT, 'wheels') },
+        dest: { type: 'string', default: PACKAGE_WHEELS_DIR },
         'write-manifest-only': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },

@@ -5,13 +5,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { RuntimeKind } from './protocol.js';
+import type { RuntimeKind } from '../contract.js';
 
 const require = createRequire(import.meta.url);
 
 /** Root of this package (where package.json and wheels/ live), from dist/src/. */
-export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** A package entry of pyodide-lock.json, reduced to what we read. */
 export interface LockPackage {

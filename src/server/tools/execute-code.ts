@@ -1,9 +1,9 @@
 import type { McpServer, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { PyodideMcpError } from '../errors.js';
-import { sessionUri } from '../files.js';
-import type { Execution } from '../sessions.js';
+import { PyodideMcpError } from '../../errors.js';
+import { sessionUri } from '../../sandbox/host-paths.js';
+import type { Execution } from '../../sessions/manager.js';
 import { guarded, type ToolDeps } from './shared.js';
 
 const truncatedShape = z

@@ -5,7 +5,7 @@
  * Pyodide are not on a regular index, and a session could not load a native build for this machine.
  */
 import { createHash } from 'node:crypto';
-import { PyodideMcpError } from './errors.js';
+import { PyodideMcpError } from '../errors.js';
 
 /** A wheel ready to install into a session. */
 export interface FetchedWheel {

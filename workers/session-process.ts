@@ -3,8 +3,8 @@
  * messages between it and the server over IPC. No user code runs on this thread; if the worker's
  * isolate brings the whole process down, only this session is lost.
  */
-import type { HostRequest } from './protocol.js';
-import { startInThisProcess, type ProcessControl, type SessionThread } from './session-thread.js';
+import type { HostRequest } from '../src/contract.js';
+import { startInThisProcess, type ProcessControl, type SessionThread } from '../src/sessions/spawn.js';
 
 let thread: SessionThread | null = null;
 const log = (message: string) => process.stderr.write(`${message}\n`);

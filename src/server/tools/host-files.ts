@@ -2,8 +2,8 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { PyodideMcpError } from '../errors.js';
-import { checkHostPath, sessionPath } from '../files.js';
+import { PyodideMcpError } from '../../errors.js';
+import { checkHostPath, sessionPath } from '../../sandbox/host-paths.js';
 import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerHostFileTools(server: McpServer, deps: ToolDeps): void {

@@ -2,8 +2,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { PyodideMcpError } from '../errors.js';
-import type { SessionManager } from '../sessions.js';
+import { PyodideMcpError } from '../../errors.js';
+import type { SessionManager } from '../../sessions/manager.js';
 
 export interface ToolDeps {
   sessions: SessionManager;
