@@ -1,127 +1,273 @@
 /**
- * Messages that cross the thread boundary between the host (src/worker-host.ts) and a session
- * worker (workers/session.worker.ts). Both sides import only types from here.
+ * The one wire contract of a session: every message between the server, a session process, its worker thread
+ * and the harness, as zod schemas with the TypeScript types inferred from them. Both sides import this module;
+ * the receiving side of an untrusted boundary (server ← session process, supervisor ← worker) parses every
+ * message with these schemas, so a message that is not in the contract is never acted on.
+ *
+ * Data flow of one request: server `SessionChannel.request(op)` → (frame over a pipe, or a direct call in thread
+ * isolation) → `Supervisor` → worker `postMessage` → harness (JSON text) and back. The supervisor answers
+ * `read_file` itself from its copy of the session's files; every other op is relayed to the worker.
  */
+import { z } from 'zod';
 
-/** The workspace directory inside every session (Python's working directory); the harness names it too. */
-export const WORKSPACE = '/workspace';
+export { WORKSPACE } from './paths.js';
 
-/** Which Pyodide distribution a worker boots. */
-export type RuntimeKind = 'modern' | 'legacy';
+/** Pyodide distributions a worker can boot. */
+export const RUNTIME_KINDS = ['modern', 'legacy'] as const;
+export type RuntimeKind = (typeof RUNTIME_KINDS)[number];
 
-/** Passed to the worker as `workerData`. */
-export interface WorkerInit {
-  runtime: RuntimeKind;
-  /** Directory of the distribution's files. */
-  distDir: string;
-  /** Directory of local wheels (modern runtime), or null. */
-  wheelsDir: string | null;
-  /** Packages loaded and imported before the worker reports ready. */
-  preload: string[];
-  /** Absolute path of workers/harness.py. */
-  harnessPath: string;
-  /** Caps on what user code may store in the session's virtual filesystem. */
-  fileLimits: FileLimits;
-  /** Formats figures are captured in, e.g. ["png"] or ["png", "svg"]. */
-  figureFormats: string[];
-  /** Modern runtime: a memory snapshot to boot from (shared, read-only), or null to boot from scratch. */
-  snapshot: Uint8Array | null;
-  /** Modern runtime: boot in snapshot-making mode and post a `snapshot` message before anything else runs. */
-  makeSnapshot: boolean;
-  /** Int32Array(1) view target: the host writes 2 (SIGINT) into slot 0 to interrupt Python. */
-  interruptBuffer: SharedArrayBuffer;
-}
+/** Where a session's worker thread lives (see src/sessions/spawn.ts). */
+export const ISOLATIONS = ['process', 'thread'] as const;
+export type Isolation = (typeof ISOLATIONS)[number];
 
+/** Longest path the contract carries (a workspace-relative path). */
+const MAX_PATH_CHARS = 4096;
+/** Longest log line a session may send; longer ones are cut by the receiver. */
+export const MAX_LOG_CHARS = 8_000;
+
+const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'expected bytes (a Uint8Array)');
+/** A workspace-relative path: no NUL, not absolute, never `..`. */
+export const workspacePath = z
+  .string()
+  .min(1)
+  .max(MAX_PATH_CHARS)
+  .refine((p) => !p.includes('\0') && !p.startsWith('/') && !p.split('/').includes('..'), 'not a workspace-relative path');
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared shapes
+
+export const fileLimitsSchema = z.object({ maxFileBytes: count, maxSessionBytes: count, maxFiles: count });
 /** Per-session caps on the virtual filesystem. */
-export interface FileLimits {
-  maxFileBytes: number;
-  maxSessionBytes: number;
-  maxFiles: number;
-}
+export type FileLimits = z.infer<typeof fileLimitsSchema>;
 
-/** Files written (with their bytes) and deleted in the workspace by one request; paths are workspace-relative. */
-export interface FileChanges {
-  written: { path: string; data: Uint8Array; mtimeMs: number }[];
-  deleted: string[];
-}
-
-/** A rich output of a cell (IPython display protocol): an image file in the workspace, or text. */
-export interface DisplayOutput {
-  mime_type: string;
-  /** Workspace-relative path of an image the harness saved (figures, _repr_png_). */
-  path?: string;
-  /** Text of an HTML, Markdown or LaTeX representation. */
-  text?: string;
-}
-
+export const outputLimitsSchema = z.object({ stdout: count, stderr: count, result: count, traceback: count });
 /** Per-call caps on what a reply may carry, in characters. */
-export interface OutputLimits {
-  stdout: number;
-  stderr: number;
-  result: number;
-  traceback: number;
-}
+export type OutputLimits = z.infer<typeof outputLimitsSchema>;
 
-/** What the worker knows about its runtime once booted. */
-export interface RuntimeInfo {
-  kind: RuntimeKind;
-  python: string;
-  pyodide: string;
+export const runtimeInfoSchema = z.object({
+  kind: z.enum(RUNTIME_KINDS),
+  python: z.string().max(200),
+  pyodide: z.string().max(200),
   /** Preloaded packages with versions. */
-  packages: Record<string, string>;
+  packages: z.record(z.string().max(200), z.string().max(200)),
   /** Packages this distribution can load offline. */
-  available: string[];
+  available: z.array(z.string().max(200)).max(10_000),
   /** Whether the interrupt buffer is wired (false: a timeout must terminate the worker). */
-  interruptible: boolean;
-  bootMs: number;
-}
+  interruptible: z.boolean(),
+  bootMs: z.number().nonnegative(),
+});
+/** What the worker knows about its runtime once booted. */
+export type RuntimeInfo = z.infer<typeof runtimeInfoSchema>;
 
+export const wireErrorSchema = z.object({
+  code: z.string().max(100),
+  message: z.string().max(100_000),
+  pythonType: z.string().max(1_000).optional(),
+});
 /** An error as it travels across the boundary: plain data, never a class instance. */
-export interface WireError {
-  code: string;
-  message: string;
-  pythonType?: string;
-  traceback?: string;
-}
+export type WireError = z.infer<typeof wireErrorSchema>;
 
+/** A file as the server knows it: metadata only (contents stay with the session, read on demand). */
+export const fileStatSchema = z.object({ path: workspacePath, size: count, mtimeMs: z.number() });
+export type FileStat = z.infer<typeof fileStatSchema>;
+
+/** What one request did to the workspace, as the server sees it (no bytes). */
+export const fileChangesSchema = z.object({ written: z.array(fileStatSchema), deleted: z.array(workspacePath) });
+export type FileChanges = z.infer<typeof fileChangesSchema>;
+
+/** What one request did to the workspace, as the worker reports it to its supervisor (with the bytes). */
+export const workerFileChangesSchema = z.object({
+  written: z.array(fileStatSchema.extend({ data: bytes })),
+  deleted: z.array(workspacePath),
+  /** Set when the worker found the workspace over a quota (only code that bypasses the file system can do that). */
+  violation: z.string().max(1_000).optional(),
+});
+export type WorkerFileChanges = z.infer<typeof workerFileChangesSchema>;
+
+export const displayOutputSchema = z.object({
+  mime_type: z.string(),
+  /** Workspace-relative path of an image the harness saved (figures, _repr_png_). */
+  path: workspacePath.optional(),
+  /** Text of an HTML, Markdown or LaTeX representation. */
+  text: z.string().optional(),
+});
+/** A rich output of a cell (IPython display protocol): an image file in the workspace, or text. */
+export type DisplayOutput = z.infer<typeof displayOutputSchema>;
+
+/** Fields the host may cut, with the characters it left out. */
+export const TRUNCATABLE = ['stdout', 'stderr', 'result', 'traceback', 'error', 'display'] as const;
+export const truncationSchema = z.partialRecord(z.enum(TRUNCATABLE), count).nullable();
 /** Characters left out of each capped field; null when nothing was cut. */
-export type Truncation = Partial<Record<keyof OutputLimits, number>> | null;
+export type Truncation = z.infer<typeof truncationSchema>;
 
-/** The worker's answer to an `execute` request (the host adds session id, timing, files). */
-export interface CellOutcome {
-  stdout: string;
-  stderr: string;
-  result: string | null;
-  error: { type: string; message: string; traceback: string } | null;
-  execution_count: number;
-  truncated: Truncation;
+/**
+ * A cell outcome as the harness produces it. String sizes are NOT bounded here on purpose: the harness runs in the
+ * user's realm, so the host caps every field itself (src/sandbox/reply-caps.ts) instead of trusting its limits.
+ */
+const cellOutcomeBase = z.object({
+  stdout: z.string(),
+  stderr: z.string(),
+  result: z.string().nullable(),
+  error: z.object({ type: z.string(), message: z.string(), traceback: z.string() }).nullable(),
+  execution_count: count,
+  truncated: truncationSchema,
   /** Offline packages loaded before the run because the code imports them. */
-  loaded_packages: string[];
+  loaded_packages: z.array(z.string().max(200)).max(10_000),
   /** Figures and rich outputs, in the order they were shown. */
-  display: DisplayOutput[];
-  /** What the cell did to the workspace (attached by the worker, not by Python). */
-  changes: FileChanges;
-}
+  display: z.array(displayOutputSchema),
+});
+export const cellOutcomeSchema = cellOutcomeBase.extend({ changes: fileChangesSchema });
+/** The answer to an `execute` / `run_file` request (the server adds session id, timing, file references). */
+export type CellOutcome = z.infer<typeof cellOutcomeSchema>;
+export const workerCellOutcomeSchema = cellOutcomeBase.extend({ changes: workerFileChangesSchema });
+export type WorkerCellOutcome = z.infer<typeof workerCellOutcomeSchema>;
 
+export const packageListingSchema = z.object({
+  loaded: z.record(z.string().max(200), z.string().max(200)),
+  available: z.array(z.string().max(200)).max(10_000),
+});
 /** Packages of a session: loaded ones with versions, and those that could be loaded offline. */
-export interface PackageListing {
-  loaded: Record<string, string>;
-  available: string[];
+export type PackageListing = z.infer<typeof packageListingSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Requests (server → session) and the reply each one gets. `REPLIES` is the request→reply map that types
+// `SessionChannel.request()`; the supervisor answers `read_file`, the worker everything else.
+
+export const requestSchemas = {
+  execute: z.object({ type: z.literal('execute'), code: z.string(), limits: outputLimitsSchema }),
+  run_file: z.object({ type: z.literal('run_file'), path: workspacePath, limits: outputLimitsSchema }),
+  write_file: z.object({ type: z.literal('write_file'), path: workspacePath, data: bytes, append: z.boolean(), overwrite: z.boolean() }),
+  delete_file: z.object({ type: z.literal('delete_file'), path: workspacePath }),
+  read_file: z.object({ type: z.literal('read_file'), path: workspacePath, offset: count, length: count }),
+  load_packages: z.object({ type: z.literal('load_packages'), packages: z.array(z.string().max(200)) }),
+  list_packages: z.object({ type: z.literal('list_packages') }),
+  install_wheel: z.object({ type: z.literal('install_wheel'), filename: z.string().max(300), data: bytes }),
+} as const;
+
+export type Op = keyof typeof requestSchemas;
+/** A request body without its id. */
+export type RequestOf<K extends Op> = z.infer<(typeof requestSchemas)[K]>;
+export type SessionRequest = { [K in Op]: RequestOf<K> & { id: number } }[Op];
+
+/** A page of a file read from the session's copy: `data` is at most the requested length. */
+export const filePageSchema = z.object({ data: bytes, size: count });
+export type FilePage = z.infer<typeof filePageSchema>;
+
+/** What the server accepts as the reply to each op. */
+export const REPLIES = {
+  execute: cellOutcomeSchema,
+  run_file: cellOutcomeSchema,
+  write_file: fileChangesSchema,
+  delete_file: fileChangesSchema,
+  read_file: filePageSchema,
+  load_packages: z.null(),
+  list_packages: packageListingSchema,
+  install_wheel: z.null(),
+} as const satisfies Record<Op, z.ZodType>;
+export type ReplyOf<K extends Op> = z.infer<(typeof REPLIES)[K]>;
+
+/** What the supervisor accepts from its worker for each op it relays (file bytes included). */
+export const WORKER_REPLIES = {
+  ...REPLIES,
+  execute: workerCellOutcomeSchema,
+  run_file: workerCellOutcomeSchema,
+  write_file: workerFileChangesSchema,
+  delete_file: workerFileChangesSchema,
+} as const satisfies Record<Op, z.ZodType>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Messages a session sends (worker → supervisor, and supervisor → server).
+
+const replyMessage = z.union([
+  z.object({ type: z.literal('reply'), id: count, ok: z.literal(true), value: z.unknown() }),
+  z.object({ type: z.literal('reply'), id: count, ok: z.literal(false), error: wireErrorSchema }),
+]);
+
+export const sessionMessageSchema = z.union([
+  z.object({ type: z.literal('ready'), info: runtimeInfoSchema }),
+  z.object({ type: z.literal('boot_failed'), error: wireErrorSchema }),
+  z.object({ type: z.literal('log'), message: z.string().transform((m) => (m.length > MAX_LOG_CHARS ? `${m.slice(0, MAX_LOG_CHARS)} [... cut]` : m)) }),
+  /** A memory snapshot the worker made right after boot (before any user code), when asked to. */
+  z.object({ type: z.literal('snapshot'), data: bytes.refine((d) => d.byteLength > 0 && d.byteLength < 512 * 2 ** 20, 'snapshot size') }),
+  /** The supervisor found the session breaking a limit it cannot be allowed to break; the server ends it. */
+  z.object({ type: z.literal('fatal'), reason: z.string().max(2_000) }),
+  replyMessage,
+]);
+export type SessionMessage = z.infer<typeof sessionMessageSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Starting a session.
+
+/** Everything a worker needs to boot (passed as `workerData`; to a session process in its `start` message). */
+export const workerInitSchema = z.object({
+  runtime: z.enum(RUNTIME_KINDS),
+  /** Directory of the distribution's files. */
+  distDir: z.string(),
+  /** Directory of local wheels (modern runtime), or null. */
+  wheelsDir: z.string().nullable(),
+  /** Packages loaded and imported before the worker reports ready. */
+  preload: z.array(z.string()),
+  /** Absolute path of workers/harness.py. */
+  harnessPath: z.string(),
+  fileLimits: fileLimitsSchema,
+  /** Formats figures are captured in, e.g. ["png"] or ["png", "svg"]. */
+  figureFormats: z.array(z.string()),
+  /** Modern runtime: a memory snapshot to boot from (this worker's own copy), or null to boot from scratch. */
+  snapshot: bytes.nullable(),
+  /** Modern runtime: boot in snapshot-making mode and post a `snapshot` message before anything else runs. */
+  makeSnapshot: z.boolean(),
+});
+export type WorkerInit = z.infer<typeof workerInitSchema>;
+
+/** How a supervisor starts its worker thread. */
+export const supervisorOptionsSchema = z.object({
+  init: workerInitSchema,
+  /** V8 heap cap for the worker's JavaScript, in MB. */
+  maxHeapMb: z.number().int().positive(),
+  /** Cap on each WebAssembly memory (the Python heap), in MB. */
+  maxWasmMemoryMb: z.number().int().positive(),
+});
+export type SupervisorOptions = z.infer<typeof supervisorOptionsSchema>;
+
+/** Messages from the server to a session process. */
+export const processControlSchema = z.union([
+  z.object({ control: z.literal('start'), options: supervisorOptionsSchema }),
+  z.object({ control: z.literal('interrupt') }),
+  z.object({ control: z.literal('request'), request: z.custom<SessionRequest>((v) => typeof v === 'object' && v !== null) }),
+]);
+export type ProcessControl = z.infer<typeof processControlSchema>;
+
+/** Parses one request (by its type) against the contract; throws on anything else. */
+export function parseRequest(raw: unknown): SessionRequest {
+  const type = (raw as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !(type in requestSchemas)) throw new Error(`unknown request type ${JSON.stringify(type)}`);
+  const id = count.parse((raw as { id?: unknown }).id);
+  return { ...requestSchemas[type as Op].parse(raw), id } as SessionRequest;
 }
 
-export type HostRequest =
-  | { id: number; type: 'execute'; code: string; limits: OutputLimits }
-  | { id: number; type: 'run_file'; path: string; limits: OutputLimits }
-  | { id: number; type: 'write_file'; path: string; data: Uint8Array; append: boolean; overwrite: boolean }
-  | { id: number; type: 'delete_file'; path: string }
-  | { id: number; type: 'load_packages'; packages: string[] }
-  | { id: number; type: 'list_packages' }
-  | { id: number; type: 'install_wheel'; filename: string; data: Uint8Array };
+// ---------------------------------------------------------------------------------------------------------------
+// Worker ↔ harness: JSON text in both directions (user input is never pasted into Python source). The harness
+// (workers/harness.py, HARNESS_OPS) mirrors these op names; test/contract.test.ts checks that they agree.
 
-export type WorkerMessage =
-  | { type: 'ready'; info: RuntimeInfo }
-  | { type: 'boot_failed'; error: WireError }
-  | { type: 'log'; message: string }
-  | { type: 'snapshot'; data: Uint8Array }
-  | { id: number; type: 'reply'; ok: true; value: unknown }
-  | { id: number; type: 'reply'; ok: false; error: WireError };
+export const harnessRequestSchemas = {
+  configure: z.object({ op: z.literal('configure'), figure_formats: z.array(z.string()) }),
+  import_modules: z.object({ op: z.literal('import_modules'), names: z.array(z.string()) }),
+  imported_names: z.object({ op: z.literal('imported_names'), code: z.string() }),
+  run: z.object({ op: z.literal('run'), code: z.string(), limits: outputLimitsSchema, filename: z.string().optional() }),
+  install_wheel: z.object({ op: z.literal('install_wheel'), filename: z.string(), data: z.string() }),
+} as const;
+export type HarnessOp = keyof typeof harnessRequestSchemas;
+export type HarnessRequestOf<K extends HarnessOp> = z.infer<(typeof harnessRequestSchemas)[K]>;
+
+export const harnessReplySchemas = {
+  /** errno numbers of this interpreter's libc, for the file quota. */
+  configure: z.object({ ENOSPC: z.number(), EFBIG: z.number(), EDQUOT: z.number(), ENOENT: z.number(), EEXIST: z.number(), EISDIR: z.number(), EACCES: z.number() }),
+  /** Imported module → version. */
+  import_modules: z.record(z.string(), z.string()),
+  /** Top-level module names the code imports. */
+  imported_names: z.array(z.string()),
+  run: cellOutcomeBase.omit({ loaded_packages: true }),
+  install_wheel: z.null(),
+} as const satisfies Record<HarnessOp, z.ZodType>;
+export type HarnessReplyOf<K extends HarnessOp> = z.infer<(typeof harnessReplySchemas)[K]>;

@@ -373,6 +373,17 @@ def capture_figures():
     _session.capture_figures()
 
 
+# The ops the worker may send, with their fields: mirrors harnessRequestSchemas in src/contract.ts
+# (test/contract.test.ts checks that the two agree).
+HARNESS_OPS = {
+    "configure": ["figure_formats"],
+    "import_modules": ["names"],
+    "imported_names": ["code"],
+    "run": ["code", "limits", "filename"],
+    "install_wheel": ["filename", "data"],
+}
+
+
 def entry(request_json):
     request = json.loads(request_json)
     op = request.get("op", "run")
@@ -393,9 +404,9 @@ def entry(request_json):
                     "display": [],
                 }
             )
-    if op == "imports":
+    if op == "imported_names":
         return json.dumps(imported_names(request["code"]))
-    if op == "import":
+    if op == "import_modules":
         return json.dumps(import_preloaded(request["names"]))
     if op == "install_wheel":
         return json.dumps(install_wheel(request["filename"], base64.b64decode(request["data"])))

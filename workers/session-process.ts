@@ -1,38 +1,47 @@
 /**
- * Entry point of a session process (--isolation process): hosts one session worker thread and relays
- * messages between it and the server over IPC. No user code runs on this thread; if the worker's
- * isolate brings the whole process down, only this session is lost.
+ * Entry point of a session process (process isolation, the default): runs the session's supervisor, which hosts
+ * its worker thread, and talks to the server over fd 3 only, in frames (src/sessions/frames.ts). stdin is not
+ * connected; stdout and stderr go to the server's log. If the worker's isolate brings this process down, only
+ * this session is lost.
  */
-import type { HostRequest } from '../src/contract.js';
-import { startInThisProcess, type ProcessControl, type SessionThread } from '../src/sessions/spawn.js';
+import { Socket } from 'node:net';
+import { parseRequest, processControlSchema } from '../src/contract.js';
+import { encodeFrame, FrameDecoder } from '../src/sessions/frames.js';
+import { Supervisor } from '../src/sessions/supervisor.js';
 
-let thread: SessionThread | null = null;
-const log = (message: string) => process.stderr.write(`${message}\n`);
+/** Largest frame the server sends: a write_file or an install_wheel with its bytes (checked by the server first). */
+const MAX_INBOUND_FRAME_BYTES = 4 * 2 ** 30;
 
-process.on('message', (message: HostRequest | ProcessControl) => {
-  if ('control' in message) {
-    if (message.control === 'start' && !thread) {
-      const { init } = message.options;
-      // IPC hands the snapshot over as a view that may start at any offset; Pyodide reads it through
-      // 32-bit views, so it gets an aligned copy (in shared memory, like the thread isolation passes it).
-      let snapshot: Uint8Array | null = null;
-      if (init.snapshot) {
-        snapshot = new Uint8Array(new SharedArrayBuffer(init.snapshot.byteLength));
-        snapshot.set(init.snapshot);
-      }
-      thread = startInThisProcess({ ...message.options, init: { ...init, snapshot }, log });
-      thread.onMessage((raw) => process.send?.(raw));
-      thread.onError((error) => log(`worker error: ${error.message}`));
-      thread.onExit((description) => {
-        log(`worker ended (${description})`);
-        process.exit(1);
-      });
-    } else if (message.control === 'interrupt') {
-      thread?.interrupt();
+const channel = new Socket({ fd: 3, readable: true, writable: true });
+const decoder = new FrameDecoder(MAX_INBOUND_FRAME_BYTES);
+let supervisor: Supervisor | null = null;
+
+const exit = (code: number) => {
+  // Let what is queued on the channel (the last replies) reach the server first.
+  channel.end(() => process.exit(code));
+  setTimeout(() => process.exit(code), 1_000).unref();
+};
+
+channel.on('data', (chunk: Buffer) => {
+  for (const raw of decoder.push(chunk)) {
+    const control = processControlSchema.parse(raw);
+    if (control.control === 'start') {
+      if (supervisor) continue;
+      supervisor = new Supervisor(
+        control.options,
+        (message) => channel.write(encodeFrame(message)),
+        (description) => {
+          process.stderr.write(`worker ended (${description})\n`);
+          exit(1);
+        },
+      );
+    } else if (control.control === 'interrupt') {
+      supervisor?.interrupt();
+    } else {
+      supervisor?.handle(parseRequest(control.request));
     }
-    return;
   }
-  thread?.post(message);
 });
 // The server went away (or closed the session): nothing left to serve.
-process.on('disconnect', () => process.exit(0));
+channel.on('end', () => process.exit(0));
+channel.on('error', () => process.exit(0));

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../src/contract.js';
+import type { HarnessOp, HarnessReplyOf, HarnessRequestOf, OutputLimits, PackageListing, RuntimeInfo, SessionMessage, SessionRequest, WireError, WorkerCellOutcome, WorkerFileChanges, WorkerInit } from '../src/contract.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { bootRuntime } from './runtime/index.js';
 import { createGuardedPost, lockdown, prepareSandbox } from './sandbox/lockdown.js';
@@ -13,15 +13,15 @@ import { Workspace, WorkspaceError, type Errnos } from './workspace.js';
 
 const port = parentPort;
 if (!port) throw new Error('session.worker must run inside a worker thread');
-const init = workerData as WorkerInit;
+const init = workerData as WorkerInit & { interruptBuffer: SharedArrayBuffer };
 // Security: postMessage bound now, before user code exists; logs rate-limited, oversized messages refused.
-const post = createGuardedPost<WorkerMessage>(port);
+const post = createGuardedPost<SessionMessage>(port);
 const log = (message: string) => post({ type: 'log', message });
 const interruptSignal = new Int32Array(init.interruptBuffer);
 
 interface Booted {
   runtime: PythonRuntime;
-  run: (json: string) => string;
+  run: Harness;
   workspace: Workspace;
   info: RuntimeInfo;
 }
@@ -47,13 +47,14 @@ async function boot(): Promise<Booted> {
   // rebinding names in __main__ cannot redirect the worker. The source is ours, embedded as a JSON
   // string literal (valid Python), never user input.
   const source = readFileSync(init.harnessPath, 'utf8');
-  const run = runtime.bindFunction(
+  const entry = runtime.bindFunction(
     `(lambda src, types, sys: (lambda m: (exec(compile(src, 'pyodide_mcp_harness.py', 'exec'), m.__dict__),` +
       ` sys.modules.__setitem__('pyodide_mcp_harness', m), m.entry)[-1])(types.ModuleType('pyodide_mcp_harness')))` +
       `(${JSON.stringify(source)}, __import__('types'), __import__('sys'))`,
   );
-  const errnos = JSON.parse(run(JSON.stringify({ op: 'configure', figure_formats: init.figureFormats }))) as Errnos;
-  const packages = JSON.parse(run(JSON.stringify({ op: 'import', names: init.preload }))) as Record<string, string>;
+  const harness = bindHarness(entry);
+  const errnos: Errnos = harness('configure', { figure_formats: init.figureFormats });
+  const packages = harness('import_modules', { names: init.preload });
   const workspace = new Workspace(runtime.FS, init.fileLimits, errnos);
   // Files written while booting (none expected in the workspace) are not the user's changes.
   workspace.collectChanges();
@@ -62,7 +63,7 @@ async function boot(): Promise<Booted> {
   log(`sandbox: permission model ${sandbox.permissionModel}; removed globals: ${sandbox.removedGlobals.join(', ')}`);
   return {
     runtime,
-    run,
+    run: harness,
     workspace,
     info: {
       kind: runtime.kind,
@@ -80,9 +81,9 @@ async function boot(): Promise<Booted> {
  * Loads offline packages that the code imports but that are not loaded yet, like a notebook user would
  * expect `import scipy` to just work. The common case (no import statement) costs one regex test.
  */
-async function loadImportedPackages(runtime: PythonRuntime, run: (json: string) => string, code: string): Promise<string[]> {
+async function loadImportedPackages(runtime: PythonRuntime, run: Harness, code: string): Promise<string[]> {
   if (!/\bimport\b/.test(code)) return [];
-  const names = JSON.parse(run(JSON.stringify({ op: 'imports', code }))) as string[];
+  const names = run('imported_names', { code });
   const wanted = runtime.packagesForImports(names);
   if (wanted.length === 0) return [];
   try {
@@ -114,6 +115,17 @@ function parseHarnessReply(reply: unknown): unknown {
   return JSON.parse(reply);
 }
 
+/** Calls the harness with one op of the contract (src/contract.ts, harnessRequestSchemas). */
+type Harness = <K extends HarnessOp>(op: K, fields: Omit<HarnessRequestOf<K>, 'op'>) => HarnessReplyOf<K>;
+
+/**
+ * The harness's replies are checked by the supervisor (they come from the user's realm, which can rebind the
+ * harness's functions); here they are only parsed, typed by the contract.
+ */
+function bindHarness(entry: (json: string) => string): Harness {
+  return (op, fields) => parseHarnessReply(runOrCrash(() => entry(JSON.stringify({ op, ...fields })))) as HarnessReplyOf<typeof op>;
+}
+
 class WorkerCrash extends Error {}
 
 /**
@@ -133,7 +145,7 @@ function runOrCrash(call: () => string): string {
 }
 
 /** Buffers of the changed files, moved (not copied) to the host. */
-function transferables(changes: FileChanges): ArrayBuffer[] {
+function transferables(changes: WorkerFileChanges): ArrayBuffer[] {
   return changes.written.map((file) => file.data.buffer as ArrayBuffer).filter((buffer, i, all) => all.indexOf(buffer) === i);
 }
 
@@ -143,9 +155,8 @@ boot().then(
       // A stale interrupt (signalled just as the previous call ended) must not hit this one.
       Atomics.store(interruptSignal, 0, 0);
       const loaded = await loadImportedPackages(runtime, run, code);
-      const outcome = workspace.enforced(() => parseHarnessReply(runOrCrash(() => run(JSON.stringify({ op: 'run', code, limits, filename }))))) as CellOutcome;
-      outcome.loaded_packages = loaded;
-      outcome.changes = workspace.collectChanges();
+      const ran = workspace.enforced(() => run('run', { code, limits, filename }));
+      const outcome: WorkerCellOutcome = { ...ran, loaded_packages: loaded, changes: workspace.collectChanges() };
       post({ id, type: 'reply', ok: true, value: outcome }, transferables(outcome.changes));
     };
     const replyWithChanges = (id: number) => {
@@ -153,7 +164,7 @@ boot().then(
       post({ id, type: 'reply', ok: true, value: changes }, transferables(changes));
     };
 
-    port.on('message', async (request: HostRequest) => {
+    port.on('message', async (request: SessionRequest) => {
       try {
         switch (request.type) {
           case 'execute':
@@ -172,7 +183,7 @@ boot().then(
             return;
           case 'install_wheel':
             // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
-            parseHarnessReply(run(JSON.stringify({ op: 'install_wheel', filename: request.filename, data: Buffer.from(request.data).toString('base64') })));
+            run('install_wheel', { filename: request.filename, data: Buffer.from(request.data).toString('base64') });
             post({ id: request.id, type: 'reply', ok: true, value: null });
             return;
           case 'list_packages': {

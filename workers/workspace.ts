@@ -5,7 +5,8 @@
  * the write that goes past it, and nothing already stored is touched.
  */
 import type { EmscriptenFS } from './runtime/types.js';
-import { WORKSPACE, type FileChanges, type FileLimits } from '../src/contract.js';
+import type { FileLimits, WorkerFileChanges } from '../src/contract.js';
+import { WORKSPACE } from '../src/paths.js';
 
 
 /** errno values as this interpreter's libc numbers them (read from Python's errno module at boot). */
@@ -69,9 +70,9 @@ export class Workspace {
    * Files written or changed in the workspace since the last call, with their bytes, and files deleted.
    * One walk of the workspace only (not the whole filesystem); an idle workspace costs a readdir.
    */
-  collectChanges(): FileChanges {
+  collectChanges(): WorkerFileChanges {
     const now = new Map<string, string>();
-    const written: FileChanges['written'] = [];
+    const written: WorkerFileChanges['written'] = [];
     const walk = (dir: string) => {
       for (const name of this.FS.readdir(dir)) {
         if (name === '.' || name === '..') continue;
@@ -82,7 +83,7 @@ export class Workspace {
           const mtimeMs = +st.mtime;
           const stamp = `${mtimeMs}:${st.size}`;
           now.set(path, stamp);
-          if (this.seen.get(path) !== stamp) written.push({ path: relative(path), data: this.FS.readFile(path), mtimeMs });
+          if (this.seen.get(path) !== stamp) written.push({ path: relative(path), size: st.size, data: this.FS.readFile(path), mtimeMs });
         }
         // Symlinks are not mirrored: what they point at is either in the workspace already or not the user's file.
       }

@@ -11,14 +11,12 @@
  *    no code generation from strings in new worker contexts (eval / Function / run_js throw EvalError; the
  *    already-running main context and node:vm contexts are unaffected) and a cap on every WebAssembly memory
  *    (engine-enforced, so a Python allocation beyond it is a MemoryError, not a host OOM).
- *  - `parseWorkerMessage` / `checkReply`: the host trusts nothing a worker sends.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import v8 from 'node:v8';
 import { PACKAGE_ROOT } from '../paths.js';
-import type { HostRequest, WorkerMessage } from '../contract.js';
 
 /** Root of this package, from dist/src/. */
 
@@ -102,113 +100,3 @@ export function workerSandboxExecArgv(init: { distDir: string; wheelsDir: string
     : [];
   return [flag, '--allow-worker', ...quiet, ...workerReadPaths(init).map((path) => `--allow-fs-read=${path}`)];
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Validation of what a worker sends. A worker runs untrusted code; anything it posts is checked before use.
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
-const isStringRecord = (v: unknown): boolean => isObject(v) && Object.values(v).every(isString);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isWireError = (v: unknown): boolean =>
-  isObject(v) && isString(v.code) && isString(v.message) && (v.pythonType === undefined || isString(v.pythonType)) && (v.traceback === undefined || isString(v.traceback));
-
-/** Largest memory snapshot the host accepts from a worker (a bare runtime's is about 31 MB). */
-const MAX_SNAPSHOT_BYTES = 512 * 2 ** 20;
-
-/** Longest log line forwarded to the host's stderr. */
-export const MAX_LOG_CHARS = 8_000;
-
-/**
- * Returns the message if it is a well-formed WorkerMessage, else null (the caller drops it and logs once).
- * Log messages are cut to MAX_LOG_CHARS.
- */
-export function parseWorkerMessage(raw: unknown): WorkerMessage | null {
-  if (!isObject(raw)) return null;
-  switch (raw.type) {
-    case 'ready': {
-      const info = raw.info;
-      if (!isObject(info)) return null;
-      const ok =
-        (info.kind === 'modern' || info.kind === 'legacy') && isString(info.python) && isString(info.pyodide) &&
-        isStringRecord(info.packages) && isStringArray(info.available) && typeof info.interruptible === 'boolean' &&
-        typeof info.bootMs === 'number';
-      return ok ? (raw as WorkerMessage) : null;
-    }
-    case 'boot_failed':
-      return isWireError(raw.error) ? (raw as WorkerMessage) : null;
-    case 'snapshot':
-      // Made during boot, before any user code runs; bounded so a worker cannot make the host store anything huge.
-      return raw.data instanceof Uint8Array && raw.data.byteLength > 0 && raw.data.byteLength < MAX_SNAPSHOT_BYTES ? (raw as WorkerMessage) : null;
-    case 'log':
-      if (!isString(raw.message)) return null;
-      return { type: 'log', message: raw.message.length > MAX_LOG_CHARS ? `${raw.message.slice(0, MAX_LOG_CHARS)} [... cut]` : raw.message };
-    case 'reply':
-      if (!isCount(raw.id) || typeof raw.ok !== 'boolean') return null;
-      if (!raw.ok && !isWireError(raw.error)) return null;
-      return raw as WorkerMessage;
-    default:
-      return null;
-  }
-}
-
-function checkPath(v: unknown): boolean {
-  return isString(v) && v.length > 0 && v.length < 4096 && !v.includes('\0') && !v.startsWith('/') && !v.split('/').includes('..');
-}
-
-function checkChanges(v: unknown): string | null {
-  if (!isObject(v) || !Array.isArray(v.written) || !Array.isArray(v.deleted)) return 'malformed file changes';
-  for (const file of v.written) {
-    if (!isObject(file) || !checkPath(file.path) || !(file.data instanceof Uint8Array) || typeof file.mtimeMs !== 'number') return 'malformed written file';
-  }
-  if (!v.deleted.every(checkPath)) return 'malformed deleted path';
-  return null;
-}
-
-/**
- * Checks the `value` of a successful reply against the request it answers. Returns a description of the problem,
- * or null when the value is acceptable. String fields of a cell outcome must respect the limits the host asked for
- * (plus a small margin for truncation notes).
- */
-export function checkReply(request: DistributiveOmit<HostRequest, 'id'>, value: unknown): string | null {
-  switch (request.type) {
-    case 'execute':
-    case 'run_file': {
-      if (!isObject(value)) return 'cell outcome is not an object';
-      const { limits } = request;
-      const margin = 1_000;
-      const within = (field: unknown, limit: number) => isString(field) && field.length <= limit + margin;
-      if (!within(value.stdout, limits.stdout) || !within(value.stderr, limits.stderr)) return 'stdout/stderr missing or over the limit';
-      if (!(value.result === null || within(value.result, limits.result))) return 'result missing or over the limit';
-      const error = value.error;
-      if (!(error === null || (isObject(error) && isString(error.type) && isString(error.message) && within(error.traceback, limits.traceback)))) {
-        return 'malformed error';
-      }
-      if (!isCount(value.execution_count)) return 'malformed execution_count';
-      if (!(value.truncated === null || (isObject(value.truncated) && Object.values(value.truncated).every(isCount)))) return 'malformed truncated';
-      if (value.loaded_packages !== undefined && !isStringArray(value.loaded_packages)) return 'malformed loaded_packages';
-      if (value.display !== undefined) {
-        if (!Array.isArray(value.display)) return 'malformed display';
-        for (const item of value.display) {
-          if (!isObject(item) || !isString(item.mime_type) || (item.path !== undefined && !checkPath(item.path)) || (item.text !== undefined && !isString(item.text))) {
-            return 'malformed display item';
-          }
-        }
-      }
-      return value.changes === undefined ? null : checkChanges(value.changes);
-    }
-    case 'write_file':
-    case 'delete_file':
-      return checkChanges(value);
-    case 'load_packages':
-    case 'install_wheel':
-      return value === null || value === undefined ? null : 'unexpected value';
-    case 'list_packages':
-      return isObject(value) && isStringRecord(value.loaded) && isStringArray(value.available) ? null : 'malformed package listing';
-    default:
-      return null;
-  }
-}
-
-type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;

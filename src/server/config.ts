@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { ISOLATIONS, type Isolation } from '../contract.js';
 
 const seconds = (max: number) => z.coerce.number().positive().max(max);
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -38,7 +39,9 @@ export const FLAGS = {
   'figure-formats': { schema: list.pipe(z.array(z.enum(['png', 'svg'])).min(1)), default: 'png', help: 'Formats open matplotlib figures are saved in: png, or png,svg.' },
   'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: the working directory.` },
   'allow-all-dirs': { schema: flag, default: 'false', boolean: true, help: 'Let upload_file/download_file use any host directory (credential files stay refused).' },
-  isolation: { schema: z.enum(['thread', 'process']), default: 'thread', help: 'Where each session worker lives: a thread of the server, or a thread in a child process of its own (survives V8 fatal errors; about 45 MB more per session).' },
+  isolation: { schema: z.enum(ISOLATIONS), default: 'process', help: 'Where each session lives: "process" (a child process of its own: the security boundary between sessions) or "thread" (a worker thread of the server: lighter, for trusted code only; not a boundary between sessions).' },
+  'max-reply-bytes': { schema: count(65_536, 64 * 2 ** 20), default: String(4 * 2 ** 20), help: 'Largest tool reply, in bytes (text, structured content and images together); beyond it images are dropped and text is cut, and the reply says so.' },
+  'max-session-memory-mb': { schema: count(128, 65536), default: '2048', help: "Cap on all memory of one session's process (RSS: WebAssembly, JavaScript heap, buffers, its files), in MB; above it the session is ended (process isolation, Linux)." },
   'allow-network': { schema: flag, default: 'false', boolean: true, help: 'Let install_packages fetch pure-Python wheels that are not in the offline set from --index-url (the server fetches and verifies them; sessions never get network).' },
   'index-url': { schema: z.string().url(), default: 'https://pypi.org/pypi', help: 'PyPI-style JSON index used by install_packages with --allow-network.' },
   'max-memory-mb': { schema: count(64, 4096), default: '1024', help: "Cap on each session's Python (WebAssembly) heap, in MB; beyond it Python raises MemoryError." },
@@ -64,7 +67,9 @@ export interface Config {
   wheelsDir: string | undefined;
   fileLimits: { maxFileBytes: number; maxSessionBytes: number; maxFiles: number };
   maxMemoryMb: number;
-  isolation: 'thread' | 'process';
+  isolation: Isolation;
+  maxReplyBytes: number;
+  maxSessionMemoryMb: number;
   allowNetwork: boolean;
   indexUrl: string;
   /** null when snapshots are disabled. */
@@ -138,6 +143,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     },
     maxMemoryMb: raw['max-memory-mb'] as number,
     isolation: raw.isolation as Config['isolation'],
+    maxReplyBytes: raw['max-reply-bytes'] as number,
+    maxSessionMemoryMb: raw['max-session-memory-mb'] as number,
     allowNetwork: raw['allow-network'] as boolean,
     indexUrl: raw['index-url'] as string,
     snapshotDir: raw['snapshot-dir'] === 'none' ? null : (raw['snapshot-dir'] as string),

@@ -18,7 +18,8 @@ export function registerSessionFileResources(server: McpServer, sessions: Sessio
       try {
         const id = decodeURIComponent(String(variables.session_id));
         const path = sessionPath(String(variables.path).split('/').map(decodeURIComponent).join('/'));
-        const data = sessions.filesOf(id).read(path);
+        const page = await sessions.readFile(id, path);
+        const data = Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength);
         const mime = mimeType(path);
         return {
           contents: [looksLikeText(data) && !mime.startsWith('image/') ? { uri: uri.href, mimeType: mime, text: data.toString('utf8') } : { uri: uri.href, mimeType: mime, blob: data.toString('base64') }],

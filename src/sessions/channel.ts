@@ -1,28 +1,41 @@
 /**
- * The host side of one session worker: spawn, ready handshake, request ids, interrupt buffer,
- * timeout → interrupt → terminate, crash detection. Only src/sessions.ts creates these.
+ * The server's side of one session: spawns it (src/sessions/spawn.ts), waits for its ready handshake, sends typed
+ * requests and checks every reply against the contract (`request<Op>()` resolves to that op's reply type), runs
+ * the timeout → interrupt → terminate sequence, and watches the session's memory. Only the session manager and
+ * the warm pool create these.
+ *
+ * Security: whatever arrives from a session is untrusted. A message outside the contract, a reply that does not
+ * match its request, a broken frame or memory above the limit ends THAT session (`onDeath` with the reason);
+ * nothing a session sends can raise an error in the server.
  */
-import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../contract.js';
+import {
+  REPLIES,
+  sessionMessageSchema,
+  type CellOutcome,
+  type Op,
+  type OutputLimits,
+  type ReplyOf,
+  type RequestOf,
+  type RuntimeInfo,
+  type SessionRequest,
+  type WireError,
+} from '../contract.js';
 import { isErrorCode, PyodideMcpError } from '../errors.js';
-import { checkReply, parseWorkerMessage } from '../sandbox/worker-sandbox.js';
-import { startSessionThread, type Isolation, type SessionThread } from './spawn.js';
+import type { MemoryWatchdog } from '../sandbox/memory-watchdog.js';
+import { spawnSession, type SessionEndpoint, type SpawnOptions } from './spawn.js';
 
 /** Why a running cell was interrupted. */
 export type InterruptReason = 'timeout' | 'cancelled';
 
-export interface SessionWorkerOptions {
-  init: Omit<WorkerInit, 'interruptBuffer'>;
-  /** V8 heap cap for the worker's JavaScript, in MB (resourceLimits.maxOldGenerationSizeMb). */
-  maxHeapMb: number;
-  /** How long Python gets to honour an interrupt before the worker is terminated. */
+export interface ChannelOptions extends Omit<SpawnOptions, 'log'> {
+  /** How long Python gets to honour an interrupt before the session is terminated. */
   interruptGraceMs: number;
+  /** Memory limit of a session process (process isolation), in MB. */
+  maxSessionMemoryMb: number;
+  watchdog: MemoryWatchdog;
   log: (message: string) => void;
   /** Receives the memory snapshot a worker made when booted with `init.makeSnapshot`. */
   onSnapshot?: (data: Uint8Array) => void;
-  /** Where the worker lives (default: a thread of this process). */
-  isolation?: Isolation;
-  /** Cap on each WebAssembly memory (the Python heap), in MB; process-wide (src/permissions.ts). Default 1024. */
-  maxWasmMemoryMb?: number;
 }
 
 export interface ExecuteOptions {
@@ -41,81 +54,90 @@ export interface ExecuteResult {
 }
 
 interface Pending {
+  op: Op;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  /** The request, to check the reply against (security: a worker runs untrusted code). */
-  request: DistributiveOmit<HostRequest, 'id'>;
 }
 
 /** How often an unanswered interrupt is raised again (see execute()). */
 const RESIGNAL_EVERY_MS = 100;
 
-export class SessionWorker {
+export class SessionChannel {
   readonly ready: Promise<RuntimeInfo>;
   /** True once `ready` has resolved. */
   isReady = false;
-  /** Set once the worker is gone (terminated, crashed, exited); every later call fails with it. */
+  /** Set once the session is gone (terminated, crashed, broke the contract); every later call fails with it. */
   deadReason: PyodideMcpError | null = null;
-  private readonly worker: SessionThread;
+  private readonly endpoint: SessionEndpoint;
   private readonly pending = new Map<number, Pending>();
+  private readonly deathListeners: ((reason: PyodideMcpError) => void)[] = [];
+  private readonly stopWatching: () => void;
   private nextId = 1;
 
-  constructor(private readonly options: SessionWorkerOptions) {
-    this.worker = startSessionThread(options.isolation ?? 'thread', options);
-
+  constructor(private readonly options: ChannelOptions) {
+    this.endpoint = spawnSession(options);
+    const pid = this.endpoint.pid;
+    this.stopWatching =
+      pid === null
+        ? () => {}
+        : options.watchdog.watch({
+            pid,
+            limitBytes: options.maxSessionMemoryMb * 2 ** 20,
+            onExceed: (rss) =>
+              this.kill(
+                `it used ${Math.round(rss / 2 ** 20)} MB of memory, above the limit of ${options.maxSessionMemoryMb} MB per session (--max-session-memory-mb)`,
+              ),
+          });
     this.ready = new Promise<RuntimeInfo>((resolve, reject) => {
-      let warned = false;
-      this.worker.onMessage((raw: unknown) => {
-        // Security: the worker runs untrusted code; drop anything that is not a well-formed protocol message.
-        const message: WorkerMessage | null = parseWorkerMessage(raw);
-        if (!message) {
-          if (!warned) options.log(`session worker ${this.worker.id} sent a malformed message; dropped (further ones silently)`);
-          warned = true;
-          return;
-        }
+      this.onDeath(reject);
+      this.endpoint.onMessage((raw) => {
+        if (this.deadReason) return;
+        // Security: parse, never trust. Anything outside the contract ends the session.
+        const parsed = sessionMessageSchema.safeParse(raw);
+        if (!parsed.success) return this.kill(`sent a message outside the protocol (${parsed.error.issues[0]?.message})`);
+        const message = parsed.data;
         switch (message.type) {
           case 'ready':
             this.isReady = true;
-            resolve(message.info);
-            return;
+            return resolve(message.info);
           case 'boot_failed':
-            this.die(new PyodideMcpError('BOOT_FAILED', `The Python runtime failed to start: ${message.error.message}`));
-            reject(this.deadReason);
-            return;
+            return this.die(new PyodideMcpError('BOOT_FAILED', `The Python runtime failed to start: ${message.error.message}`));
           case 'log':
-            options.log(message.message);
-            return;
+            return options.log(message.message);
           case 'snapshot':
             if (options.init.makeSnapshot) options.onSnapshot?.(message.data);
             return;
-          case 'reply': {
-            const waiter = this.pending.get(message.id);
-            if (!waiter) return;
-            this.pending.delete(message.id);
-            const problem = message.ok ? checkReply(waiter.request, message.value) : null;
-            if (problem) waiter.reject(new PyodideMcpError('WORKER_ERROR', `The session's worker sent an invalid reply (${problem}).`));
-            else if (message.ok) waiter.resolve(message.value);
-            else waiter.reject(wireToError(message.error));
-            return;
-          }
+          case 'fatal':
+            return this.kill(message.reason.replace(/^The session /, '').replace(/\.$/, ''));
+          case 'reply':
+            return this.settle(message);
         }
       });
-      this.worker.onError((error) => {
-        this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker crashed: ${error.message}`, { cause: error }));
-        reject(this.deadReason);
-      });
-      this.worker.onExit((description) => {
-        this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker exited unexpectedly (${description}).`));
-        reject(this.deadReason);
-      });
+      this.endpoint.onExit((description) => this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker exited unexpectedly (${description}).`)));
     });
     // A boot failure is reported through `ready`; this keeps an unobserved rejection from crashing us.
     this.ready.catch(() => {});
   }
 
+  /** Called once when the session is gone, with the reason later calls are given. */
+  onDeath(listener: (reason: PyodideMcpError) => void): void {
+    if (this.deadReason) listener(this.deadReason);
+    else this.deathListeners.push(listener);
+  }
+
+  /** Sends a request; resolves to the reply the contract defines for its op. */
+  request<K extends Op>(body: RequestOf<K> & { type: K }): Promise<ReplyOf<K>> {
+    if (this.deadReason) return Promise.reject(this.deadReason);
+    const id = this.nextId++;
+    return new Promise<ReplyOf<K>>((resolve, reject) => {
+      this.pending.set(id, { op: body.type, resolve: resolve as (value: unknown) => void, reject });
+      this.endpoint.send(ownBytes({ ...body, id } as SessionRequest));
+    });
+  }
+
   /**
-   * Runs a cell. On timeout or abort, Python is interrupted through the shared buffer; if it does not
-   * stop within the grace period the worker is terminated and the promise rejects.
+   * Runs a cell. On timeout or abort, Python is interrupted; if it does not stop within the grace period the
+   * session is terminated and the promise rejects.
    */
   async execute(options: ExecuteOptions): Promise<ExecuteResult> {
     let interrupted: InterruptReason | null = null;
@@ -124,11 +146,11 @@ export class SessionWorker {
     const interrupt = (reason: InterruptReason) => {
       if (interrupted || this.deadReason) return;
       interrupted = reason;
-      this.worker.interrupt();
+      this.endpoint.interrupt();
       // Why repeat it: Pyodide consumes the signal with a plain read-then-zero of the buffer, so a store that
       // lands between those two steps is lost (measured: about one interrupt in 25 on a tight loop). Until
       // the reply comes, the signal is raised again; the grace period still bounds the whole wait.
-      resignal = setInterval(() => this.worker.interrupt(), RESIGNAL_EVERY_MS);
+      resignal = setInterval(() => this.endpoint.interrupt(), RESIGNAL_EVERY_MS);
       resignal.unref();
       graceTimer = setTimeout(() => {
         const what = reason === 'timeout' ? `exceeded its ${options.timeoutMs / 1000} s time limit` : 'was cancelled';
@@ -147,11 +169,10 @@ export class SessionWorker {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     try {
-      const body =
+      const outcome =
         'code' in options.source
-          ? ({ type: 'execute', code: options.source.code, limits: options.limits } as const)
-          : ({ type: 'run_file', path: options.source.path, limits: options.limits } as const);
-      const outcome = (await this.request(body)) as CellOutcome;
+          ? await this.request({ type: 'execute', code: options.source.code, limits: options.limits })
+          : await this.request({ type: 'run_file', path: options.source.path, limits: options.limits });
       return { outcome, interrupted };
     } finally {
       clearTimeout(deadline);
@@ -161,55 +182,45 @@ export class SessionWorker {
     }
   }
 
-  /** Loads offline packages into the running interpreter. */
-  async loadPackages(packages: string[]): Promise<void> {
-    await this.request({ type: 'load_packages', packages });
+  /** Ends the session because it broke a rule (`why` completes "The session …"). */
+  kill(why: string): void {
+    void this.terminate(new PyodideMcpError('WORKER_CRASHED', `The session ${why}; it was ended.`));
   }
 
-  /** Writes a file in the workspace (path already normalised); returns the change set. */
-  async writeFile(path: string, data: Uint8Array, append: boolean, overwrite: boolean): Promise<FileChanges> {
-    return (await this.request({ type: 'write_file', path, data, append, overwrite })) as FileChanges;
-  }
-
-  /** Deletes a file or empty directory in the workspace; returns the change set. */
-  async deleteFile(path: string): Promise<FileChanges> {
-    return (await this.request({ type: 'delete_file', path })) as FileChanges;
-  }
-
-  /** Unpacks a pure-Python wheel the server fetched and verified into the interpreter's site-packages. */
-  async installWheel(filename: string, data: Uint8Array): Promise<void> {
-    await this.request({ type: 'install_wheel', filename, data });
-  }
-
-  /** Packages loaded in the interpreter and those it could load offline. */
-  async listPackages(): Promise<PackageListing> {
-    return (await this.request({ type: 'list_packages' })) as PackageListing;
-  }
-
-  /** Stops the worker; pending requests reject with `reason`. Safe to call more than once. */
+  /** Stops the session; pending requests reject with `reason`. Safe to call more than once. */
   async terminate(reason = new PyodideMcpError('SESSION_NOT_FOUND', 'The session was closed.')): Promise<void> {
     this.die(reason);
-    await this.worker.terminate();
+    await this.endpoint.terminate();
   }
 
-  private request(body: DistributiveOmit<HostRequest, 'id'>): Promise<unknown> {
-    if (this.deadReason) return Promise.reject(this.deadReason);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, request: body });
-      this.worker.post({ ...body, id } as HostRequest);
-    });
+  private settle(message: { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError }): void {
+    const waiter = this.pending.get(message.id);
+    if (!waiter) return this.kill(`answered a request it was never sent (id ${message.id})`);
+    this.pending.delete(message.id);
+    if (!message.ok) return waiter.reject(wireToError(message.error));
+    const value = REPLIES[waiter.op].safeParse(message.value);
+    if (!value.success) {
+      const issue = value.error.issues[0];
+      return this.kill(`sent an invalid ${waiter.op} reply (${issue?.path.join('.')}: ${issue?.message})`);
+    }
+    waiter.resolve(value.data);
   }
 
   private die(reason: PyodideMcpError): void {
     if (this.deadReason) return;
     this.deadReason = reason;
+    this.stopWatching();
     for (const waiter of this.pending.values()) waiter.reject(reason);
     this.pending.clear();
+    for (const listener of this.deathListeners.splice(0)) listener(reason);
+    void this.endpoint.terminate();
   }
 }
 
-type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+/** Byte payloads get a buffer of their own, which the supervisor may hand to the worker without a copy. */
+function ownBytes(request: SessionRequest): SessionRequest {
+  return 'data' in request ? { ...request, data: new Uint8Array(request.data) } : request;
+}
 
 function wireToError(error: WireError): PyodideMcpError {
   return new PyodideMcpError(isErrorCode(error.code) ? error.code : 'WORKER_ERROR', error.message);

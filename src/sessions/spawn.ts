@@ -1,113 +1,138 @@
 /**
- * Where a session's worker thread lives. `thread`: in this process (fast, light). `process`: in a child
- * process of its own that hosts the same worker thread and relays messages, so that a V8 fatal error
- * (e.g. a huge JavaScript array built from Python through `import js`) ends that child, not the server.
- * The session code above this (src/worker-host.ts) cannot tell the two apart.
+ * Where a session lives. `process` (the default): a child process of its own, running the session's supervisor
+ * and worker thread, connected to the server by one framed pipe; nothing in it is shared with another session or
+ * with the server (no snapshot buffer, no MCP stream descriptor, no environment). `thread`: the supervisor runs
+ * in the server and the worker is a thread of the server (faster and lighter; not a security boundary between
+ * sessions). The channel above (src/sessions/channel.ts) cannot tell the two apart.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { Worker } from 'node:worker_threads';
-import type { HostRequest, WorkerInit } from '../contract.js';
-import { SESSION_PROCESS_URL, SESSION_WORKER_URL } from '../paths.js';
-import { hardenWorkerIsolates, workerSandboxExecArgv } from '../sandbox/worker-sandbox.js';
+import { spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import type { Isolation, ProcessControl, SessionRequest, SupervisorOptions } from '../contract.js';
+import { SESSION_PROCESS_PATH } from '../paths.js';
+import { encodeFrame, FrameDecoder, FrameError } from './frames.js';
+import { Supervisor } from './supervisor.js';
 
-/** How session workers are isolated from the server and from each other. */
-export type Isolation = 'thread' | 'process';
-
-export interface ThreadOptions {
-  init: Omit<WorkerInit, 'interruptBuffer'>;
-  /** V8 heap cap for the worker's JavaScript, in MB. */
-  maxHeapMb: number;
-  /** Cap on each WebAssembly memory (the Python heap), in MB. */
-  maxWasmMemoryMb?: number;
-  log: (message: string) => void;
-}
-
-/** A running session worker, wherever it lives. */
-export interface SessionThread {
-  /** Thread id (thread isolation) or process id (process isolation), for logs. */
-  readonly id: number;
-  post(message: HostRequest): void;
-  /** Raises KeyboardInterrupt in the worker's Python (SIGINT into its interrupt buffer). */
+/** A running session, wherever it lives. Everything it reports through `onMessage` is untrusted, unparsed data. */
+export interface SessionEndpoint {
+  /** Process id of the session process (process isolation), for the memory watchdog; null for a thread. */
+  readonly pid: number | null;
+  send(request: SessionRequest): void;
+  /** Raises KeyboardInterrupt in the session's Python. */
   interrupt(): void;
   onMessage(listener: (raw: unknown) => void): void;
-  onError(listener: (error: Error) => void): void;
+  /** The session ended on its own, or broke the framing (`description` says which). */
   onExit(listener: (description: string) => void): void;
   terminate(): Promise<void>;
 }
 
-const SIGINT = 2;
-
-/** Starts a session worker with the given isolation. */
-export function startSessionThread(isolation: Isolation, options: ThreadOptions): SessionThread {
-  return isolation === 'process' ? startInChildProcess(options) : startInThisProcess(options);
+export interface SpawnOptions extends SupervisorOptions {
+  isolation: Isolation;
+  /** Largest frame accepted from a session process, in bytes. */
+  maxFrameBytes: number;
+  log: (message: string) => void;
 }
 
-/** The worker thread itself: sandboxed, empty environment, stdout captured. Used by both isolations. */
-export function startInThisProcess(options: ThreadOptions): SessionThread {
-  const interruptBuffer = new SharedArrayBuffer(4);
-  const interrupt = new Int32Array(interruptBuffer);
-  // Security (src/permissions.ts): no eval in worker contexts, capped WebAssembly memory.
-  hardenWorkerIsolates({ maxWasmMemoryMb: options.maxWasmMemoryMb });
-  const worker = new Worker(SESSION_WORKER_URL, {
-    workerData: { ...options.init, interruptBuffer } satisfies WorkerInit,
-    // Security: the worker sees an empty environment, never the server's secrets.
-    env: {},
-    argv: [],
-    // Security: Node's permission model for this worker only (read-only access to our code and the
-    // distribution; no writes, processes, workers, addons). Never `[]` (that would inherit no restrictions).
-    execArgv: workerSandboxExecArgv(options.init),
-    // Anything the worker writes to its stdout is captured here and sent to the log, so that stray
-    // output can never corrupt the MCP stream on our stdout.
-    stdout: true,
-    stderr: true,
-    resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
-  });
-  worker.stdout.on('data', (chunk: Buffer) => options.log(`[worker stdout] ${chunk.toString().trimEnd()}`));
-  worker.stderr.on('data', (chunk: Buffer) => options.log(`[worker stderr] ${chunk.toString().trimEnd()}`));
+export function spawnSession(options: SpawnOptions): SessionEndpoint {
+  return options.isolation === 'process' ? inChildProcess(options) : inThisProcess(options);
+}
+
+function inThisProcess(options: SpawnOptions): SessionEndpoint {
+  let onMessage: (raw: unknown) => void = () => {};
+  let onExit: (description: string) => void = () => {};
+  const supervisor = new Supervisor(
+    { init: options.init, maxHeapMb: options.maxHeapMb, maxWasmMemoryMb: options.maxWasmMemoryMb },
+    (message) => onMessage(message),
+    (description) => onExit(description),
+  );
   return {
-    id: worker.threadId,
-    post: (message) => worker.postMessage(message),
-    interrupt: () => Atomics.store(interrupt, 0, SIGINT),
-    onMessage: (listener) => worker.on('message', listener),
-    onError: (listener) => worker.on('error', listener),
-    onExit: (listener) => worker.on('exit', (code) => listener(`exit code ${code}`)),
-    terminate: async () => {
-      await worker.terminate();
-    },
+    pid: null,
+    send: (request) => supervisor.handle(request),
+    interrupt: () => supervisor.interrupt(),
+    onMessage: (listener) => (onMessage = listener),
+    onExit: (listener) => (onExit = listener),
+    terminate: () => supervisor.terminate(),
   };
 }
 
-/** Messages from the server to a session process (besides the protocol's own requests). */
-export type ProcessControl = { control: 'start'; options: Omit<ThreadOptions, 'log'> } | { control: 'interrupt' };
-
-function startInChildProcess(options: ThreadOptions): SessionThread {
-  const child: ChildProcess = fork(SESSION_PROCESS_URL, [], {
-    // Security: the child sees an empty environment too; it only relays, user code runs in its worker.
+function inChildProcess(options: SpawnOptions): SessionEndpoint {
+  const child = spawn(process.execPath, [SESSION_PROCESS_PATH], {
+    // Security: an empty environment, and stdio that is not the server's: no stdin, stdout/stderr only logged.
+    // fd 3 is the session's one channel to the server.
     env: {},
-    execArgv: [],
-    serialization: 'advanced',
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk: Buffer) => options.log(`[session process stdout] ${chunk.toString().trimEnd()}`));
-  child.stderr?.on('data', (chunk: Buffer) => options.log(`[session process] ${chunk.toString().trimEnd()}`));
-  // A snapshot in shared memory cannot cross a process boundary: send a copy.
-  const snapshot = options.init.snapshot ? new Uint8Array(options.init.snapshot) : null;
-  const start: ProcessControl = { control: 'start', options: { init: { ...options.init, snapshot }, maxHeapMb: options.maxHeapMb, maxWasmMemoryMb: options.maxWasmMemoryMb } };
-  child.send(start);
+  const channel = child.stdio[3] as Readable & Writable;
+  const decoder = new FrameDecoder(options.maxFrameBytes);
+  const messageListeners: ((raw: unknown) => void)[] = [];
+  const exitListeners: ((description: string) => void)[] = [];
+  let ended = false;
+  const end = (description: string) => {
+    if (ended) return;
+    ended = true;
+    for (const listener of exitListeners) listener(description);
+  };
+  const output = boundedLog(options.log, `session process ${child.pid}`);
+  child.stdout!.on('data', (chunk: Buffer) => output(`[stdout] ${chunk.toString().trimEnd()}`));
+  child.stderr!.on('data', (chunk: Buffer) => output(chunk.toString().trimEnd()));
+  channel.on('data', (chunk: Buffer) => {
+    if (ended) return;
+    let messages: unknown[];
+    try {
+      messages = decoder.push(chunk);
+    } catch (error) {
+      if (!(error instanceof FrameError)) throw error;
+      // Security: garbage on the channel is that session's death, never an error of the server.
+      child.kill('SIGKILL');
+      return end(`the session process broke the channel protocol: ${error.message}`);
+    }
+    for (const message of messages) for (const listener of messageListeners) listener(message);
+  });
+  channel.on('error', () => {}); // the exit handler reports the end
+  child.on('error', (error) => end(`the session process could not run: ${error.message}`));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const send = (message: HostRequest | ProcessControl) => {
-    if (child.connected) child.send(message);
+  child.on('exit', (code, signal) => end(signal ? `the session process was killed (${signal})` : `the session process exited (code ${code})`));
+  const send = (control: ProcessControl) => {
+    if (!ended && channel.writable) channel.write(encodeFrame(control));
   };
+  send({ control: 'start', options: { init: options.init, maxHeapMb: options.maxHeapMb, maxWasmMemoryMb: options.maxWasmMemoryMb } });
   return {
-    id: child.pid ?? -1,
-    post: send,
+    pid: child.pid ?? null,
+    send: (request) => send({ control: 'request', request }),
     interrupt: () => send({ control: 'interrupt' }),
-    onMessage: (listener) => child.on('message', listener),
-    onError: (listener) => child.on('error', listener),
-    onExit: (listener) => child.on('exit', (code, signal) => listener(signal ? `signal ${signal}` : `exit code ${code}`)),
+    onMessage: (listener) => messageListeners.push(listener),
+    onExit: (listener) => exitListeners.push(listener),
     terminate: async () => {
+      ended = true;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
+  };
+}
+
+/** Bytes of raw process output logged per session before the rest is dropped (counted), per minute. */
+const LOG_BYTES_PER_MINUTE = 256 * 1024;
+
+/**
+ * A session process's raw stdout/stderr goes to the server's log, bounded: user code can write to those
+ * descriptors directly, and must not be able to flood the server's stderr.
+ */
+function boundedLog(log: (message: string) => void, who: string): (text: string) => void {
+  let windowStart = Date.now();
+  let used = 0;
+  let dropped = 0;
+  return (text) => {
+    const now = Date.now();
+    if (now - windowStart > 60_000) {
+      if (dropped > 0) log(`[${who}] ${dropped} bytes of output dropped (log limit)`);
+      windowStart = now;
+      used = 0;
+      dropped = 0;
+    }
+    if (used + text.length > LOG_BYTES_PER_MINUTE) {
+      dropped += text.length;
+      return;
+    }
+    used += text.length;
+    log(`[${who}] ${text.slice(0, 8_000)}`);
   };
 }

@@ -3,11 +3,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { looksLikeText, mimeType, sessionPath, sessionUri } from '../../sandbox/host-paths.js';
-import { executionOutputShape, runWithProgress, timeoutFor } from './execute-code.js';
-import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
+import { executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
+import { fileRefSchema, guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
 
 const pathField = z.string().max(4096).describe('Path in the session workspace, relative (e.g. "data/input.csv") or under /workspace');
-const fileRefShape = { uri: z.string(), name: z.string(), path: z.string(), mime_type: z.string(), size: z.number() };
 
 export function registerFileTools(server: McpServer, deps: ToolDeps): void {
   const { sessions, config } = deps;
@@ -69,13 +68,14 @@ export function registerFileTools(server: McpServer, deps: ToolDeps): void {
     },
     guarded(deps.log, async ({ session_id, path, encoding, offset, length }) => {
       const rel = sessionPath(path);
-      const data = sessions.filesOf(session_id).read(rel);
-      const start = Math.min(offset ?? 0, data.byteLength);
-      const count = Math.min(length ?? config.maxReadBytes, config.maxReadBytes);
-      const page = data.subarray(start, start + count);
-      const chosen = encoding ?? (looksLikeText(data) ? 'text' : 'base64');
+      // A page fits a reply twice (structured content and text) under --max-reply-bytes, base64 included.
+      const count = Math.min(length ?? config.maxReadBytes, config.maxReadBytes, Math.floor(config.maxReplyBytes / 3));
+      const { data, size } = await sessions.readFile(session_id, rel, offset ?? 0, count);
+      const start = Math.min(offset ?? 0, size);
+      const page = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      const chosen = encoding ?? (looksLikeText(page) ? 'text' : 'base64');
       const content = chosen === 'text' ? page.toString('utf8') : page.toString('base64');
-      const truncated = start + page.byteLength < data.byteLength;
+      const truncated = start + page.byteLength < size;
       const reply = {
         session_id,
         path: rel,
@@ -83,12 +83,12 @@ export function registerFileTools(server: McpServer, deps: ToolDeps): void {
         mime_type: mimeType(rel),
         encoding: chosen,
         content,
-        size: data.byteLength,
+        size,
         offset: start,
         length: page.byteLength,
         truncated,
       };
-      const note = truncated ? `\n[${data.byteLength - start - page.byteLength} more bytes: read again with offset ${start + page.byteLength}]` : '';
+      const note = truncated ? `\n[${size - start - page.byteLength} more bytes: read again with offset ${start + page.byteLength}]` : '';
       return ok(reply, chosen === 'text' ? content + note : `[${rel}: ${page.byteLength} bytes, base64]\n${content}${note}`);
     }),
   );
@@ -107,7 +107,7 @@ export function registerFileTools(server: McpServer, deps: ToolDeps): void {
         append: z.boolean().optional().describe('Add to the end of the file (creating it if needed)'),
         overwrite: z.boolean().optional().describe('Replace the file if it exists'),
       },
-      outputSchema: fileRefShape,
+      outputSchema: fileRefSchema.shape,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     guarded(deps.log, async ({ session_id, path, content, encoding, append, overwrite }) => {
@@ -154,7 +154,7 @@ export function registerFileTools(server: McpServer, deps: ToolDeps): void {
     },
     guarded(deps.log, async ({ session_id, path, timeout_seconds }, extra) => {
       const rel = sessionPath(path);
-      sessions.filesOf(session_id).read(rel); // a clear FILE_NOT_FOUND before queueing
+      sessions.filesOf(session_id).sizeOf(rel); // a clear FILE_NOT_FOUND before queueing
       return runWithProgress(deps, session_id, { path: rel }, timeoutFor(config, timeout_seconds), extra);
     }),
   );

@@ -4,7 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { checkHostPath, sessionPath } from '../../sandbox/host-paths.js';
-import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
+import { fileRefSchema, guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerHostFileTools(server: McpServer, deps: ToolDeps): void {
   const { sessions, config } = deps;
@@ -21,7 +21,7 @@ export function registerHostFileTools(server: McpServer, deps: ToolDeps): void {
         destination_path: z.string().max(4096).optional().describe('Path in the workspace (default: the file name)'),
         overwrite: z.boolean().optional().describe('Replace an existing file in the session'),
       },
-      outputSchema: { uri: z.string(), name: z.string(), path: z.string(), mime_type: z.string(), size: z.number() },
+      outputSchema: fileRefSchema.shape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     guarded(deps.log, async ({ session_id, host_path, destination_path, overwrite }) => {
@@ -52,7 +52,7 @@ export function registerHostFileTools(server: McpServer, deps: ToolDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     guarded(deps.log, async ({ session_id, path, host_path, overwrite }) => {
-      const data = sessions.filesOf(session_id).read(sessionPath(path));
+      const { data } = await sessions.readFile(session_id, sessionPath(path));
       const real = checkHostPath(host_path, access, 'write');
       try {
         // 'wx' refuses to follow or replace anything already there, including a symlink planted after the check.

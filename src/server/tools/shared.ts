@@ -11,6 +11,9 @@ export interface ToolDeps {
   log: (message: string) => void;
 }
 
+/** A file as tools report it (the same shape as a resource link). */
+export const fileRefSchema = z.object({ uri: z.string(), name: z.string(), path: z.string(), mime_type: z.string(), size: z.number() });
+
 /** A session id as tools accept it; content is checked by the session manager. */
 export const sessionIdField = z.string().max(200).describe('The session_id returned by create_session or execute_code.');
 

@@ -1,0 +1,201 @@
+/**
+ * Running a cell for a tool (execute_code, run_file) and shaping its reply: progress notifications while it runs,
+ * the host-side caps on every field (src/sandbox/reply-caps.ts), figures as image blocks, files as links, and the
+ * whole reply fitted under --max-reply-bytes.
+ */
+import type { ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { TRUNCATABLE } from '../contract.js';
+import { PyodideMcpError } from '../errors.js';
+import { sessionUri } from '../sandbox/host-paths.js';
+import { jsonBytes, shrinkLongestStrings } from '../sandbox/reply-caps.js';
+import type { Execution } from '../sessions/manager.js';
+import { fileRefSchema, type ToolDeps } from './tools/shared.js';
+
+export const executionOutputShape = {
+  session_id: z.string().describe('The session the code ran in (new if none was given)'),
+  success: z.boolean().describe('False when the code raised, timed out or was cancelled'),
+  stdout: z.string(),
+  stderr: z.string(),
+  result: z.string().nullable().describe('repr() of the last expression, like a notebook cell, or null'),
+  error: z.object({ type: z.string(), message: z.string(), traceback: z.string() }).nullable(),
+  execution_count: z.number().int().describe('Number of this cell in the session'),
+  duration_ms: z.number(),
+  files: z.array(fileRefSchema),
+  truncated: z
+    .partialRecord(z.enum([...TRUNCATABLE, 'files']), z.number())
+    .nullable()
+    .describe('Characters (display: items; files: entries) left out of each capped field, or null when nothing was cut'),
+  display: z
+    .array(z.object({ mime_type: z.string(), path: z.string().optional(), uri: z.string().optional(), text: z.string().optional() }))
+    .describe('Figures and rich outputs (IPython display protocol) in the order shown; images are also returned as image blocks'),
+  loaded_packages: z.array(z.string()).describe('Offline packages loaded automatically because the code imports them'),
+};
+
+type ExecutionReply = { [K in keyof typeof executionOutputShape]: z.infer<(typeof executionOutputShape)[K]> };
+
+/** How often a long execution reports progress, when the client asked for it. */
+const PROGRESS_EVERY_MS = 1000;
+/** Image types MCP clients can show inline; SVG is linked instead. */
+const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+/** File references kept in a reply that has to be cut to fit. */
+const FILES_KEPT_WHEN_CUT = 50;
+
+/** The `extra` argument of a tool callback, reduced to what execution needs. */
+type CallExtra = Parameters<ToolCallback<undefined>>[0];
+
+/**
+ * Runs code (or a workspace file) in a session, sending progress notifications while it runs when the
+ * client asked for them, and shapes the reply.
+ */
+export async function runWithProgress(
+  deps: ToolDeps,
+  sessionId: string,
+  source: { code: string } | { path: string },
+  timeoutMs: number,
+  extra: CallExtra,
+): Promise<CallToolResult> {
+  const progressToken = extra._meta?.progressToken;
+  const started = Date.now();
+  const progress =
+    progressToken === undefined
+      ? undefined
+      : setInterval(() => {
+          const elapsed = Math.round((Date.now() - started) / 1000);
+          extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress: elapsed, total: timeoutMs / 1000, message: `running for ${elapsed} s` },
+            })
+            .catch(() => {});
+        }, PROGRESS_EVERY_MS);
+  progress?.unref();
+  try {
+    const execution = await deps.sessions.execute(sessionId, source, timeoutMs, extra.signal);
+    const images = execution.terminated ? [] : await readImages(deps, sessionId, execution);
+    return executionReply(sessionId, execution, timeoutMs, images, deps.config.maxReplyBytes);
+  } finally {
+    clearInterval(progress);
+  }
+}
+
+/** Checks timeout_seconds against the server's limits; returns milliseconds. */
+export function timeoutFor(config: ToolDeps['config'], timeoutSeconds: number | undefined): number {
+  const timeoutMs = timeoutSeconds === undefined ? config.defaultTimeoutMs : Math.round(timeoutSeconds * 1000);
+  if (timeoutMs > config.maxTimeoutMs) {
+    throw new PyodideMcpError('INVALID_INPUT', `timeout_seconds ${timeoutSeconds} is above the server's limit of ${config.maxTimeoutMs / 1000} (--max-timeout).`);
+  }
+  return timeoutMs;
+}
+
+/** An image block for a figure, or the reason it is not inline. */
+type Image = { path: string; mimeType: string; data: string } | { path: string; note: string };
+
+/** Reads the figures a cell showed (up to --max-image-bytes each) from the session's files. */
+async function readImages(deps: ToolDeps, sessionId: string, execution: Execution): Promise<Image[]> {
+  const images: Image[] = [];
+  for (const item of execution.outcome.display.slice(0, 100)) {
+    if (!item.path || !INLINE_IMAGE_TYPES.has(item.mime_type)) continue;
+    try {
+      const { data, size } = await deps.sessions.readFile(sessionId, item.path, 0, deps.config.maxImageBytes);
+      if (size > deps.config.maxImageBytes) images.push({ path: item.path, note: `(${item.path} is ${size} bytes, above --max-image-bytes; read it as a resource)` });
+      else images.push({ path: item.path, mimeType: item.mime_type, data: Buffer.from(data).toString('base64') });
+    } catch (error) {
+      images.push({ path: item.path, note: `(${item.path} could not be read: ${(error as Error).message})` });
+    }
+  }
+  return images;
+}
+
+/** Shapes an execution into the tool reply: caps, interrupts explained, images inline, under maxReplyBytes. */
+export function executionReply(sessionId: string, execution: Execution, timeoutMs: number, images: Image[], maxReplyBytes: number): CallToolResult {
+  const { interrupted, terminated } = execution;
+  const { outcome } = execution;
+  let error = outcome.error;
+  if (terminated) {
+    error = { type: terminated.code === 'EXEC_TIMEOUT' ? 'TimeoutError' : 'WorkerTerminated', message: terminated.message, traceback: '' };
+  } else if (interrupted && error?.type === 'KeyboardInterrupt') {
+    error =
+      interrupted === 'timeout'
+        ? {
+            type: 'TimeoutError',
+            message: `Execution exceeded the ${timeoutMs / 1000} s time limit and was interrupted. The session and its variables are intact; pass a larger timeout_seconds to allow more time.`,
+            traceback: error.traceback,
+          }
+        : { type: 'CancelledError', message: 'Execution was cancelled by the client. The session and its variables are intact.', traceback: error.traceback };
+  }
+  const reply: ExecutionReply = {
+    session_id: sessionId,
+    success: error === null,
+    stdout: outcome.stdout,
+    stderr: outcome.stderr,
+    result: outcome.result,
+    error,
+    execution_count: outcome.execution_count,
+    duration_ms: Math.round(execution.durationMs * 100) / 100,
+    files: execution.files,
+    truncated: outcome.truncated,
+    display: outcome.display.map((item) => (item.path ? { ...item, uri: sessionUri(sessionId, item.path) } : item)),
+    loaded_packages: outcome.loaded_packages,
+  };
+  return fitToBudget(reply, terminated ? [] : images, maxReplyBytes);
+}
+
+/**
+ * Builds the content blocks and fits the whole reply under `maxBytes`: images are dropped first (each replaced by a
+ * note), then the file list is shortened, then the longest strings are cut. What was cut is in `truncated`.
+ */
+function fitToBudget(reply: ExecutionReply, images: Image[], maxBytes: number): CallToolResult {
+  const inline = [...images];
+  const build = (): CallToolResult => ({ structuredContent: reply, content: [{ type: 'text', text: readable(reply) }, ...richBlocks(reply, inline)] });
+  let result = build();
+  const note = (field: string, amount: number) => (reply.truncated = { ...(reply.truncated ?? {}), [field]: ((reply.truncated as Record<string, number> | null)?.[field] ?? 0) + amount });
+  while (jsonBytes(result) > maxBytes && inline.some((image) => 'data' in image)) {
+    const index = inline.findLastIndex((image) => 'data' in image);
+    inline[index] = { path: inline[index]!.path, note: `(${inline[index]!.path} not inline: the reply would exceed --max-reply-bytes; read it as a resource)` };
+    result = build();
+  }
+  if (jsonBytes(result) > maxBytes && reply.files.length > FILES_KEPT_WHEN_CUT) {
+    note('files', reply.files.length - FILES_KEPT_WHEN_CUT);
+    reply.files = reply.files.slice(0, FILES_KEPT_WHEN_CUT);
+    result = build();
+  }
+  if (jsonBytes(result) > maxBytes) {
+    // The text block repeats the structured fields, so each character costs about twice.
+    const cut = shrinkLongestStrings(reply as unknown as Record<string, unknown>, () => jsonBytes(build()) <= maxBytes);
+    for (const [field, amount] of Object.entries(cut)) note(field in executionOutputShape ? field : 'stdout', amount);
+    result = build();
+  }
+  return result;
+}
+
+/** Image blocks for figures (so a model sees the plot), text blocks for HTML/Markdown/LaTeX, links for files. */
+function richBlocks(reply: ExecutionReply, images: Image[]): CallToolResult['content'] {
+  const blocks: CallToolResult['content'] = [];
+  for (const item of reply.display) {
+    if (item.text !== undefined) {
+      blocks.push({ type: 'text', text: `[${item.mime_type}]\n${item.text}` });
+    } else if (item.path) {
+      const image = images.find((candidate) => candidate.path === item.path);
+      if (image && 'data' in image) blocks.push({ type: 'image', data: image.data, mimeType: image.mimeType });
+      else if (image) blocks.push({ type: 'text', text: image.note });
+    }
+  }
+  for (const file of reply.files) {
+    blocks.push({ type: 'resource_link', uri: file.uri, name: file.name, mimeType: file.mime_type, description: `${file.path} (${file.size} bytes)` });
+  }
+  return blocks;
+}
+
+function readable(reply: ExecutionReply): string {
+  const parts = [`session ${reply.session_id} · cell ${reply.execution_count} · ${reply.duration_ms} ms · ${reply.success ? 'ok' : 'error'}`];
+  if (reply.loaded_packages.length > 0) parts.push(`loaded packages: ${reply.loaded_packages.join(', ')}`);
+  if (reply.stdout) parts.push(`stdout:\n${reply.stdout}`);
+  if (reply.stderr) parts.push(`stderr:\n${reply.stderr}`);
+  if (reply.result !== null) parts.push(`result: ${reply.result}`);
+  if (reply.error) parts.push(`error: ${reply.error.type}: ${reply.error.message}\n${reply.error.traceback}`);
+  if (reply.files.length > 0) parts.push(`files: ${reply.files.map((f) => `${f.path} (${f.mime_type}, ${f.size} bytes)`).join(', ')}`);
+  if (reply.truncated) parts.push(`truncated (characters omitted): ${JSON.stringify(reply.truncated)}`);
+  return parts.join('\n');
+}

@@ -1,0 +1,70 @@
+/**
+ * Framing for the pipe between the server and a session process: each message is a 4-byte big-endian length
+ * followed by that many bytes of V8 serialization (structured clone: typed arrays travel as raw bytes).
+ *
+ * Why not Node's built-in IPC channel: a session process's user code can write to any of its descriptors
+ * (Pyodide's Node-mode stdio can be re-pointed at a raw fd), and garbage written to an `advanced`-serialization
+ * IPC fd made the SERVER throw `Unable to deserialize cloned data` from inside Node's channel code and exit.
+ * Here every byte from a session is parsed by code we own: an oversized, truncated or undecodable frame is a
+ * `FrameError`, which the channel turns into the death of that one session.
+ */
+import { deserialize, serialize } from 'node:v8';
+
+/** A frame that is not a well-formed message: the sender broke the protocol. */
+export class FrameError extends Error {}
+
+const HEADER_BYTES = 4;
+
+/** Encodes one message as a frame. */
+export function encodeFrame(message: unknown): Buffer {
+  const body = serialize(message);
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  header.writeUInt32BE(body.byteLength, 0);
+  return Buffer.concat([header, body], HEADER_BYTES + body.byteLength);
+}
+
+/**
+ * Reassembles frames from a byte stream. `push` returns every message completed by a chunk; it throws a
+ * FrameError for a frame above `maxFrameBytes` (checked from the header, before any of it is buffered) or one
+ * that does not decode.
+ */
+export class FrameDecoder {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+
+  constructor(private readonly maxFrameBytes: number) {}
+
+  push(chunk: Buffer): unknown[] {
+    this.chunks.push(chunk);
+    this.buffered += chunk.byteLength;
+    const messages: unknown[] = [];
+    while (this.buffered >= HEADER_BYTES) {
+      const head = this.peek(HEADER_BYTES);
+      const length = head.readUInt32BE(0);
+      if (length > this.maxFrameBytes) throw new FrameError(`a frame of ${length} bytes is above the limit of ${this.maxFrameBytes}`);
+      if (this.buffered < HEADER_BYTES + length) break;
+      const frame = this.take(HEADER_BYTES + length).subarray(HEADER_BYTES);
+      try {
+        messages.push(deserialize(frame));
+      } catch (error) {
+        throw new FrameError(`a frame of ${length} bytes does not decode (${(error as Error).message})`);
+      }
+    }
+    return messages;
+  }
+
+  private peek(n: number): Buffer {
+    if (this.chunks[0]!.byteLength < n) this.chunks = [Buffer.concat(this.chunks)];
+    return this.chunks[0]!.subarray(0, n);
+  }
+
+  private take(n: number): Buffer {
+    const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    const frame = all.subarray(0, n);
+    // A copy, so that a small remainder does not keep a large finished frame alive.
+    const rest = Buffer.from(all.subarray(n));
+    this.chunks = rest.byteLength > 0 ? [rest] : [];
+    this.buffered = rest.byteLength;
+    return frame;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The supervisor of one session: starts the session's worker thread (sandboxed, empty environment, stdio
+ * captured), relays the server's requests to it, checks everything the worker sends against the contract, keeps
+ * the session's file contents (SessionFileStore) and answers `read_file` from them, even while the worker is busy.
+ *
+ * With process isolation (the default) it runs on the main thread of the session's own process
+ * (workers/session-process.ts); with thread isolation, in the server. Either way the server checks its messages
+ * again: in a session process it shares an address space and descriptors with user code, so it is not trusted.
+ */
+import { Worker } from 'node:worker_threads';
+import {
+  sessionMessageSchema,
+  WORKER_REPLIES,
+  type Op,
+  type SessionMessage,
+  type SessionRequest,
+  type SupervisorOptions,
+  type WireError,
+  type WorkerFileChanges,
+} from '../contract.js';
+import { SESSION_WORKER_URL } from '../paths.js';
+import { hardenWorkerIsolates, workerSandboxExecArgv } from '../sandbox/worker-sandbox.js';
+import { QuotaViolation, SessionFileStore } from './file-store.js';
+
+const SIGINT = 2;
+
+/** What a supervisor sends to the server; file bytes only in `read_file` replies and the boot snapshot. */
+export type Emit = (message: SessionMessage) => void;
+
+export class Supervisor {
+  private readonly worker: Worker;
+  private readonly interruptSignal: Int32Array;
+  private readonly files: SessionFileStore;
+  /** Requests relayed to the worker and not answered yet: id → op, to check each reply against its op. */
+  private readonly relayed = new Map<number, Op>();
+  private ended = false;
+
+  constructor(
+    options: SupervisorOptions,
+    private readonly emit: Emit,
+    private readonly onEnd: (description: string) => void,
+  ) {
+    this.files = new SessionFileStore(options.init.fileLimits);
+    const interruptBuffer = new SharedArrayBuffer(4);
+    this.interruptSignal = new Int32Array(interruptBuffer);
+    // Security (src/sandbox/worker-sandbox.ts): no eval in worker contexts, capped WebAssembly memory.
+    hardenWorkerIsolates({ maxWasmMemoryMb: options.maxWasmMemoryMb });
+    this.worker = new Worker(SESSION_WORKER_URL, {
+      // Security: the snapshot is this worker's own copy (structured clone), never memory another session boots from.
+      // (A fresh copy at offset 0: Pyodide reads it through 32-bit views, and a deserialized view may be unaligned.)
+      workerData: { ...options.init, snapshot: options.init.snapshot ? new Uint8Array(options.init.snapshot) : null, interruptBuffer },
+      // Security: the worker sees an empty environment, never the server's secrets.
+      env: {},
+      argv: [],
+      // Security: Node's permission model for this worker only (read-only access to our code and the
+      // distribution; no writes, processes, workers, addons). Never `[]` (that would inherit no restrictions).
+      execArgv: workerSandboxExecArgv(options.init),
+      // What the worker writes to its stdout/stderr is logged, never passed to a protocol stream.
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+    });
+    this.worker.stdout.on('data', (chunk: Buffer) => this.log(`[worker stdout] ${chunk.toString().trimEnd()}`));
+    this.worker.stderr.on('data', (chunk: Buffer) => this.log(`[worker stderr] ${chunk.toString().trimEnd()}`));
+    this.worker.on('message', (raw: unknown) => this.fromWorker(raw));
+    this.worker.on('error', (error) => this.end(`the worker crashed: ${error.message}`));
+    this.worker.on('exit', (code) => this.end(`the worker exited (exit code ${code})`));
+  }
+
+  /** Handles one request from the server (already parsed against the contract). */
+  handle(request: SessionRequest): void {
+    if (this.ended) return;
+    if (request.type === 'read_file') {
+      try {
+        const page = this.files.read(request.path, request.offset, request.length);
+        this.emit({ type: 'reply', id: request.id, ok: true, value: page });
+      } catch (error) {
+        this.emit({ type: 'reply', id: request.id, ok: false, error: { code: 'FILE_NOT_FOUND', message: (error as Error).message } });
+      }
+      return;
+    }
+    this.relayed.set(request.id, request.type);
+    // Moved, not copied, when the bytes own their whole buffer (a pooled Buffer slice must never be detached).
+    const data = 'data' in request ? request.data : null;
+    const transfer = data && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? [data.buffer as ArrayBuffer] : [];
+    this.worker.postMessage(request, transfer);
+  }
+
+  /** Raises KeyboardInterrupt in the worker's Python (SIGINT into its interrupt buffer). */
+  interrupt(): void {
+    Atomics.store(this.interruptSignal, 0, SIGINT);
+  }
+
+  async terminate(): Promise<void> {
+    this.ended = true;
+    await this.worker.terminate();
+  }
+
+  private fromWorker(raw: unknown): void {
+    if (this.ended) return;
+    // Security: the worker runs untrusted code; a message outside the contract ends the session.
+    const parsed = sessionMessageSchema.safeParse(raw);
+    if (!parsed.success) return this.breach(`sent a message outside the protocol (${parsed.error.issues[0]?.message})`);
+    const message = parsed.data;
+    if (message.type !== 'reply') {
+      if (message.type === 'fatal') return this.breach(message.reason);
+      this.emit(message);
+      return;
+    }
+    const op = this.relayed.get(message.id);
+    if (op === undefined) return this.breach(`answered a request it was never sent (id ${message.id})`);
+    this.relayed.delete(message.id);
+    if (!message.ok) return this.emit(message);
+    const value = WORKER_REPLIES[op].safeParse(message.value);
+    if (!value.success) return this.breach(`sent an invalid ${op} reply (${value.error.issues[0]?.path.join('.')}: ${value.error.issues[0]?.message})`);
+    try {
+      this.emit({ ...message, value: this.storeFiles(value.data) });
+    } catch (error) {
+      if (error instanceof QuotaViolation) return this.breach(`went over its file limits: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** Keeps the bytes of changed files here and passes the change set on as metadata only. */
+  private storeFiles(value: unknown): unknown {
+    if (isObject(value) && isObject(value.changes)) return { ...value, changes: this.files.apply(value.changes as WorkerFileChanges) };
+    if (isObject(value) && Array.isArray(value.written)) return this.files.apply(value as WorkerFileChanges);
+    return value;
+  }
+
+  /** The session broke a rule it cannot be allowed to break: tell the server (which ends it) and stop the worker. */
+  private breach(reason: string): void {
+    this.emit({ type: 'fatal', reason: `The session ${reason}.` });
+    void this.terminate();
+  }
+
+  private end(description: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const id of this.relayed.keys()) this.emit({ type: 'reply', id, ok: false, error: crashed(description) });
+    this.relayed.clear();
+    this.onEnd(description);
+  }
+
+  private log(message: string): void {
+    this.emit({ type: 'log', message });
+  }
+}
+
+function crashed(description: string): WireError {
+  return { code: 'WORKER_CRASHED', message: `The session's worker ended: ${description}.` };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
