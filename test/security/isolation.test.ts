@@ -28,7 +28,9 @@ describe('process isolation', () => {
     const bystander = await h.ok('execute_code', { code: 'y = "still here"' });
     const bomb = await h.ok('execute_code', { session_id: victim.session_id, code: 'js.Array.new(300_000_000).fill(1.5)' });
     assert.equal(bomb.success, false);
-    assert.match(bomb.error.message, /exited unexpectedly/);
+    // The worker's isolate aborts (its process exits), or on a loaded machine the garbage collector thrashes at the
+    // heap cap until the timeout ends the session: either way only this session.
+    assert.match(bomb.error.message, /exited unexpectedly|was terminated/);
     const gone = await h.call('execute_code', { session_id: victim.session_id, code: 'x' });
     assert.match(textOf(gone), /SESSION_DEAD/);
     await h.client.ping();

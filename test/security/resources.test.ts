@@ -63,22 +63,24 @@ describe('sandbox: resources and a subverted worker (modern runtime)', () => {
     await p.assertUnharmed();
   });
 
-  it('a harness tampered with from Python: malformed and oversized replies are refused by the host', async () => {
+  it('a harness tampered with from Python: a malformed reply ends that session, oversized fields are cut by the host', async () => {
     const malformed = await p.newSession();
     await p.run(malformed, 'import pyodide_mcp_harness as h\nh._session.run = lambda request: \'{"stdout": 5}\'');
     const r1 = await p.attempt(malformed, '1 + 1');
-    assert.ok('toolError' in r1, 'a malformed reply is not passed on as a result');
-    assert.match(r1.toolError, /WORKER_ERROR: The session's worker sent an invalid reply \(stdout\/stderr missing or over the limit\)/);
+    assert.ok(!('toolError' in r1) && r1.success === false, 'a malformed reply is not passed on as a result');
+    assert.match(r1.error!.message, /The session sent an invalid execute reply \(stdout: .*\); it was ended/);
+    const after1 = await p.attempt(malformed, '1');
+    assert.ok('toolError' in after1 && /SESSION_DEAD: .*invalid execute reply/.test(after1.toolError), 'later calls are told why the session is gone');
 
     const oversized = await p.newSession();
     await p.run(
       oversized,
       'import json, pyodide_mcp_harness as h\n' +
-        'h._session.run = lambda request: json.dumps({"stdout": "x" * 5_000_000, "stderr": "", "result": None, "error": None, "execution_count": 1, "truncated": None})',
+        'h._session.run = lambda request: json.dumps({"stdout": "x" * 5_000_000, "stderr": "", "result": None, "error": None, "execution_count": 1, "truncated": None, "display": []})',
     );
-    const r2 = await p.attempt(oversized, '1 + 1');
-    assert.ok('toolError' in r2);
-    assert.match(r2.toolError, /invalid reply \(stdout\/stderr missing or over the limit\)/);
+    const r2 = await p.run(oversized, '1 + 1');
+    assert.equal(r2.stdout.length, 2000, 'the host cut stdout to --max-output-chars');
+    assert.equal((r2 as unknown as { truncated: { stdout: number } }).truncated.stdout, 5_000_000 - 2000);
 
     const giant = await p.newSession();
     await p.run(

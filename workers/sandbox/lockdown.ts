@@ -143,7 +143,10 @@ const HOST_FILESYSTEMS = ['NODEFS', 'NODERAWFS', 'NODESOCKFS'];
 
 /** Pyodide helpers that touch the host (or load code); each is replaced by a function that throws. */
 const HOST_HELPERS: Record<string, string[]> = {
-  api: ['mountNodeFS', 'mountNativeFS'],
+  // setStdout/setStderr/setStdin with no options rebuild Node-mode streams from the realm's `process`, which user
+  // code can replace: `{stdout: {fd: 1}}` then wrote raw bytes to the process's fd 1 (the MCP stream in thread
+  // isolation) or fd 3 (a session process's channel). The harness captures output in Python; nothing needs these.
+  api: ['mountNodeFS', 'mountNativeFS', 'setStdout', 'setStderr', 'setStdin'],
   internal: ['initializeNodeSockFS', 'loadBinaryFile', 'loadScript'],
 };
 
@@ -180,16 +183,16 @@ export async function lockdown({ runtime, log }: LockdownOptions): Promise<Lockd
   const api = runtime.runPython(`__import__('pyodide_js')`) as Record<string, any> | undefined;
   if (!api || typeof api !== 'object') throw new Error('lockdown: could not reach the pyodide API object');
   const internal = (api._api ?? {}) as Record<string, unknown>;
+  // Pyodide's default stdin in Node wraps the worker's `process.stdin`, whose internal MessagePort carries Node's
+  // own worker protocol: a forged message there crashes the HOST (measured on Node 20.20: a `stdioPayload` for an
+  // unknown stream throws in the parent's handler, an uncaught TypeError). Replace it: reading stdin raises OSError (EIO) as before.
+  if (typeof api.setStdin === 'function') api.setStdin({ error: true });
   for (const name of HOST_HELPERS.api!) if (name in api) api[name] = refuse(`pyodide.${name}`);
   for (const name of HOST_HELPERS.internal!) if (name in internal) internal[name] = refuse(`pyodide._api.${name}`);
   const module = (api._module ?? {}) as Record<string, any>;
   const FS = (runtime.FS ?? module.FS) as Record<string, any> | undefined;
   if (!FS || typeof FS.filesystems !== 'object') throw new Error('lockdown: could not reach the Emscripten FS');
   errnoError = FS.ErrnoError as typeof errnoError;
-  // Pyodide's default stdin in Node wraps the worker's `process.stdin`, whose internal MessagePort carries Node's
-  // own worker protocol: a forged message there crashes the HOST (measured on Node 20.20: a `stdioPayload` for an
-  // unknown stream throws in the parent's handler, an uncaught TypeError). Replace it: reading stdin raises OSError (EIO) as before.
-  if (typeof api.setStdin === 'function') api.setStdin({ error: true });
   const hostFs = new Set<unknown>(HOST_FILESYSTEMS.map((name) => FS.filesystems[name] ?? FS[name]).filter(Boolean));
   const mounts = (typeof FS.getMounts === 'function' ? FS.getMounts(FS.root.mount) : []) as { type: unknown; mountpoint: string }[];
   for (const mount of mounts) {
