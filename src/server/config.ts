@@ -3,7 +3,7 @@
  * `parseConfig` is the only function that turns argv/env into a typed, validated `Config`.
  */
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
@@ -36,7 +36,7 @@ export const FLAGS = {
   'max-image-bytes': { schema: bytes(2 ** 28), default: String(2 ** 20), help: 'Largest figure returned inline as an image block; larger ones are linked only.' },
   'max-read-bytes': { schema: count(1024, 2 ** 28), default: String(2 ** 20), help: 'Largest page read_file returns in one call (larger files are paged).' },
   'figure-formats': { schema: list.pipe(z.array(z.enum(['png', 'svg'])).min(1)), default: 'png', help: 'Formats open matplotlib figures are saved in: png, or png,svg.' },
-  'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: the working directory.` },
+  'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: none, so host file access is off until a directory is named.` },
   'allow-all-dirs': { schema: flag, default: 'false', boolean: true, help: 'Let upload_file/download_file use any host directory (credential files stay refused).' },
   isolation: { schema: z.enum(['thread', 'process']), default: 'thread', help: 'Where each session worker lives: a thread of the server, or a thread in a child process of its own (survives V8 fatal errors; about 45 MB more per session).' },
   'allow-network': { schema: flag, default: 'false', boolean: true, help: 'Let install_packages fetch pure-Python wheels that are not in the offline set from --index-url (the server fetches and verifies them; sessions never get network).' },
@@ -144,7 +144,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     maxImageBytes: raw['max-image-bytes'] as number,
     maxReadBytes: raw['max-read-bytes'] as number,
     figureFormats: raw['figure-formats'] as string[],
-    allowDirs: (raw['allow-dir'] as string[]).length > 0 ? (raw['allow-dir'] as string[]) : [cwd],
+    allowDirs: (raw['allow-dir'] as string[]).map((dir) => resolve(cwd, dir)),
     allowAllDirs: raw['allow-all-dirs'] as boolean,
   };
   if (config.defaultTimeoutMs > config.maxTimeoutMs) {
