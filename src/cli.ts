@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { helpText, parseConfig } from './server/config.js';
 import { chooseDistribution } from './python/distribution.js';
 import { PACKAGE_ROOT, PACKAGE_WHEELS_DIR } from './paths.js';
 import { createServer } from './server/server.js';
+import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
 
 const log = (message: string) => process.stderr.write(`[pyodide-mcp] ${message}\n`);
 const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -42,7 +42,12 @@ async function main(): Promise<number | undefined> {
   log(`distribution: ${distribution.kind} (${distribution.reason}); preload: ${config.preload.join(', ') || 'none'}`);
 
   const { server, close } = createServer({ config, distribution, version, log });
-  const transport = new StdioServerTransport();
+  // Security: a message longer than the largest legitimate input is skipped and answered with an error,
+  // rather than closing the transport (which would end every session).
+  const maxLineBytes = maxMessageBytes({ maxCodeChars: config.maxCodeChars, maxFileBytes: config.fileLimits.maxFileBytes });
+  const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, { maxLineBytes, log });
+  // A line that is not JSON-RPC is reported here by the SDK, which then reads on.
+  transport.onerror = (error) => log(`stdio: ${describeStdioError(error)}`);
   let stopping = false;
   const shutdown = async (why: string) => {
     if (stopping) return;
@@ -56,7 +61,7 @@ async function main(): Promise<number | undefined> {
   process.stdin.on('end', () => void shutdown('stdin closed'));
   transport.onclose = () => void shutdown('transport closed');
   await server.connect(transport);
-  log('ready on stdio');
+  log(`ready on stdio (messages up to ${maxLineBytes} bytes)`);
   return undefined;
 }
 

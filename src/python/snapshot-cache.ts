@@ -4,16 +4,31 @@
  * that shapes the interpreter state it holds (Pyodide version, the harness source, the snapshot
  * recipe), stored with its sha256, and checked before use: a corrupt, partial or stale file is
  * deleted and rebuilt, never trusted.
+ *
+ * A snapshot is interpreter memory the server boots from, so whoever can write it runs code in every
+ * session. The directory must therefore be this user's and writable by no one else (it is created 0700);
+ * a snapshot or checksum file that another user owns or could write is deleted and rebuilt.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 
 /** Bump when what the worker puts into a snapshot changes. */
 const RECIPE = 1;
 
+/** Why a file or directory cannot be trusted (another user owns it, or group/others may write it), or null. */
+function untrustedReason(info: Stats, what: string): string | null {
+  if (process.platform === 'win32') return null; // no POSIX owner and mode bits to check
+  const uid = process.getuid?.();
+  if (uid !== undefined && info.uid !== uid) return `${what} is owned by uid ${info.uid}, not by this user (uid ${uid})`;
+  if ((info.mode & 0o022) !== 0) return `${what} is writable by group or others (mode ${(info.mode & 0o777).toString(8).padStart(3, '0')})`;
+  return null;
+}
+
 export class SnapshotCache {
   readonly key: string;
+  /** Set once the directory was found untrustworthy: snapshots are then off for this cache. */
+  private dirRefused = false;
 
   /**
    * @param dir where snapshots live (created on demand)
@@ -33,14 +48,11 @@ export class SnapshotCache {
 
   /** The snapshot bytes in shared memory (so every worker reads the same copy), or null if none is valid. */
   load(): Uint8Array | null {
-    let data: Buffer;
-    let expected: string;
-    try {
-      data = readFileSync(this.file);
-      expected = readFileSync(`${this.file}.sha256`, 'utf8').trim();
-    } catch {
-      return null;
-    }
+    if (!this.usableDir(false)) return null;
+    const data = this.readOwn(this.file);
+    const checksum = data && this.readOwn(`${this.file}.sha256`);
+    if (!data || !checksum) return null;
+    const expected = checksum.toString('utf8').trim();
     if (createHash('sha256').update(data).digest('hex') !== expected) {
       this.log(`snapshot ${this.file} does not match its checksum; deleting it, a new one will be built`);
       this.discard();
@@ -51,17 +63,76 @@ export class SnapshotCache {
     return shared;
   }
 
-  /** Writes a snapshot atomically (temp file + rename), checksum last so a half-written pair is never valid. */
+  /**
+   * Writes a snapshot atomically (temp file + rename, mode 0600), checksum last so a half-written pair is
+   * never valid.
+   */
   store(data: Uint8Array): void {
+    if (!this.usableDir(true)) return;
     try {
-      mkdirSync(this.dir, { recursive: true });
-      const temp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
-      writeFileSync(temp, data);
-      renameSync(temp, this.file);
-      writeFileSync(`${this.file}.sha256`, createHash('sha256').update(data).digest('hex'));
+      const put = (path: string, bytes: Uint8Array | string) => {
+        const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+        writeFileSync(temp, bytes, { mode: 0o600, flag: 'wx' });
+        renameSync(temp, path);
+      };
+      put(this.file, data);
+      put(`${this.file}.sha256`, createHash('sha256').update(data).digest('hex'));
       this.log(`snapshot stored: ${this.file} (${(data.byteLength / 2 ** 20).toFixed(1)} MB)`);
     } catch (error) {
       this.log(`could not store the snapshot in ${this.dir}: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Creates the directory (mode 0700) when asked, and checks that only this user can write it. Says why
+   * once and turns snapshots off when not; a missing directory when not creating is simply empty.
+   */
+  private usableDir(create: boolean): boolean {
+    if (this.dirRefused) return false;
+    try {
+      if (create) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const info = statSync(this.dir);
+      // Security: another user who can write here could plant a snapshot (code run in every session).
+      const problem = info.isDirectory() ? untrustedReason(info, `the snapshot directory ${this.dir}`) : `${this.dir} is not a directory`;
+      if (problem === null) return true;
+      this.dirRefused = true;
+      this.log(`memory snapshots are off: ${problem}. Point --snapshot-dir at a directory only you can write (e.g. chmod 700), or pass --snapshot-dir none.`);
+      return false;
+    } catch (error) {
+      if (!create && (error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      this.dirRefused = true;
+      this.log(`memory snapshots are off: cannot use ${this.dir}: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  /**
+   * The bytes of one of this cache's files, or null when it is missing or not trustworthy (then it is
+   * deleted, with the rest of the pair, and rebuilt). Checked and read through one handle, without
+   * following a symlink.
+   */
+  private readOwn(path: string): Buffer | null {
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      this.log(`ignoring the snapshot file ${path}: ${(error as Error).message}; it will be rebuilt`);
+      this.discard();
+      return null;
+    }
+    try {
+      const info = fstatSync(fd);
+      // Security: a file another user owns or could write may hold a planted snapshot and its checksum.
+      const problem = info.isFile() ? untrustedReason(info, path) : `${path} is not a regular file`;
+      if (problem) {
+        this.log(`ignoring the memory snapshot: ${problem}; deleting it, a new one will be built`);
+        this.discard();
+        return null;
+      }
+      return readFileSync(fd);
+    } finally {
+      closeSync(fd);
     }
   }
 

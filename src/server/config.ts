@@ -2,8 +2,8 @@
  * Every server setting: one table of flags, each with an env-var twin, a default and a zod schema.
  * `parseConfig` is the only function that turns argv/env into a typed, validated `Config`.
  */
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { homedir } from 'node:os';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ISOLATIONS, type Isolation } from '../contract.js';
@@ -37,7 +37,7 @@ export const FLAGS = {
   'max-image-bytes': { schema: bytes(2 ** 28), default: String(2 ** 20), help: 'Largest figure returned inline as an image block; larger ones are linked only.' },
   'max-read-bytes': { schema: count(1024, 2 ** 28), default: String(2 ** 20), help: 'Largest page read_file returns in one call (larger files are paged).' },
   'figure-formats': { schema: list.pipe(z.array(z.enum(['png', 'svg'])).min(1)), default: 'png', help: 'Formats open matplotlib figures are saved in: png, or png,svg.' },
-  'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: the working directory.` },
+  'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: none, so host file access is off until a directory is named.` },
   'allow-all-dirs': { schema: flag, default: 'false', boolean: true, help: 'Let upload_file/download_file use any host directory (credential files stay refused).' },
   isolation: { schema: z.enum(ISOLATIONS), default: 'process', help: 'Where each session lives: "process" (a child process of its own: the security boundary between sessions) or "thread" (a worker thread of the server: lighter, for trusted code only; not a boundary between sessions).' },
   'max-reply-bytes': { schema: count(65_536, 64 * 2 ** 20), default: String(4 * 2 ** 20), help: 'Largest tool reply, in bytes (text, structured content and images together); beyond it images are dropped and text is cut, and the reply says so.' },
@@ -45,7 +45,7 @@ export const FLAGS = {
   'allow-network': { schema: flag, default: 'false', boolean: true, help: 'Let install_packages fetch pure-Python wheels that are not in the offline set from --index-url (the server fetches and verifies them; sessions never get network).' },
   'index-url': { schema: z.string().url(), default: 'https://pypi.org/pypi', help: 'PyPI-style JSON index used by install_packages with --allow-network.' },
   'max-memory-mb': { schema: count(64, 4096), default: '1024', help: "Cap on each session's Python (WebAssembly) heap, in MB; beyond it Python raises MemoryError." },
-  'snapshot-dir': { schema: z.string().min(1), default: join(tmpdir(), 'pyodide-mcp-snapshots'), help: 'Where memory snapshots of the modern runtime are cached (used when nothing is preloaded); "none" disables them.' },
+  'snapshot-dir': { schema: z.string().min(1).optional(), default: undefined, help: 'Where memory snapshots of the modern runtime are cached (used when nothing is preloaded); "none" disables them. Must be owned by this user and writable by no one else (default: $XDG_CACHE_HOME/pyodide-mcp/snapshots, else ~/.cache/pyodide-mcp/snapshots).' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels (default: the package's wheels/)." },
 } as const satisfies Record<string, { schema: z.ZodType; default: string | undefined; help: string; multiple?: boolean; boolean?: boolean }>;
 
@@ -147,11 +147,17 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     maxSessionMemoryMb: raw['max-session-memory-mb'] as number,
     allowNetwork: raw['allow-network'] as boolean,
     indexUrl: raw['index-url'] as string,
-    snapshotDir: raw['snapshot-dir'] === 'none' ? null : (raw['snapshot-dir'] as string),
+    // Security: a per-user cache by default (XDG base directories; a relative XDG_CACHE_HOME is ignored, as
+    // the spec says), never a fixed name in a world-writable directory another user could create first.
+    snapshotDir:
+      raw['snapshot-dir'] === 'none'
+        ? null
+        : ((raw['snapshot-dir'] as string | undefined) ??
+          join(env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache'), 'pyodide-mcp', 'snapshots')),
     maxImageBytes: raw['max-image-bytes'] as number,
     maxReadBytes: raw['max-read-bytes'] as number,
     figureFormats: raw['figure-formats'] as string[],
-    allowDirs: (raw['allow-dir'] as string[]).length > 0 ? (raw['allow-dir'] as string[]) : [cwd],
+    allowDirs: (raw['allow-dir'] as string[]).map((dir) => resolve(cwd, dir)),
     allowAllDirs: raw['allow-all-dirs'] as boolean,
   };
   if (config.defaultTimeoutMs > config.maxTimeoutMs) {

@@ -1,7 +1,7 @@
 /** Figures, workspace files, resources, host copies and quotas, over real stdio with the SDK client. */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -183,5 +183,59 @@ describe('figures and files', () => {
     await h.ok('close_session', { session_id: other });
     assert.ok(!(await h.client.listResources()).resources.some((r) => r.uri === uri));
     await assert.rejects(h.client.readResource({ uri }), /was closed/);
+  });
+});
+
+describe('host file access rules over the real server', () => {
+  const hostDir = mkdtempSync(join(tmpdir(), 'pyodide-mcp-hostio-'));
+  writeFileSync(join(hostDir, 'input.csv'), 'x,y\n1,2\n');
+  const secret = `do-not-leak-${randomBytes(6).toString('hex')}`;
+
+  it('without --allow-dir, upload_file and download_file are off and say which flag turns them on', async () => {
+    // The server's working directory (this test's) is no longer allowed by default either.
+    const h = await startServer(['--warm-sessions', '0'], {});
+    try {
+      const tools = await h.client.listTools();
+      assert.match(tools.tools.find((t) => t.name === 'upload_file')!.description!, /host file access is off until the server is started with --allow-dir <dir>/);
+      const session_id = (await h.ok('create_session')).session_id;
+      for (const host_path of ['/etc/hostname', join(hostDir, 'input.csv'), join(process.cwd(), 'package.json')]) {
+        const up = await h.call('upload_file', { session_id, host_path });
+        assert.match(textOf(up), /^PATH_DENIED: Host file access is off: .*--allow-dir <dir>/, host_path);
+      }
+      await h.ok('write_file', { session_id, path: 'out.txt', content: 'data' });
+      const down = await h.call('download_file', { session_id, path: 'out.txt', host_path: join(hostDir, 'out.txt') });
+      assert.match(textOf(down), /^PATH_DENIED: Host file access is off/);
+      assert.equal(existsSync(join(hostDir, 'out.txt')), false);
+      assert.deepEqual((await h.ok('list_files', { session_id })).entries.map((e: any) => e.path), ['out.txt'], 'nothing was copied in');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('with --allow-all-dirs, /proc, /sys and /dev stay refused (no secrets from /proc/self/environ) and regular files still copy', async () => {
+    const h = await startServer(['--warm-sessions', '0', '--allow-all-dirs'], { PYODIDE_MCP_TEST_SECRET: secret });
+    try {
+      const session_id = (await h.ok('create_session')).session_id;
+      for (const host_path of ['/proc/self/environ', '/proc/self/cmdline', '/dev/stdin', '/sys/kernel/uevent_seqnum']) {
+        const up = await h.call('upload_file', { session_id, host_path, destination_path: 'stolen.txt' });
+        assert.equal(up.isError, true, host_path);
+        assert.match(textOf(up), /^PATH_DENIED: .*is under \/(proc|dev|sys), .*even with --allow-all-dirs/, host_path);
+        assert.ok(!textOf(up).includes(secret));
+      }
+      const ls = await h.ok('list_files', { session_id });
+      assert.deepEqual(ls.entries, [], 'nothing was copied in');
+      await h.ok('write_file', { session_id, path: 'x.txt', content: 'data' });
+      for (const host_path of ['/dev/null', '/proc/self/oom_score_adj']) {
+        const down = await h.call('download_file', { session_id, path: 'x.txt', host_path, overwrite: true });
+        assert.match(textOf(down), /^PATH_DENIED: .*is under \/(proc|dev)/, host_path);
+      }
+      // The legitimate use: a regular file anywhere, both ways.
+      const up = await h.ok('upload_file', { session_id, host_path: join(hostDir, 'input.csv') });
+      assert.equal(up.size, 8);
+      await h.ok('download_file', { session_id, path: 'x.txt', host_path: join(hostDir, 'x.txt') });
+      assert.equal(readFileSync(join(hostDir, 'x.txt'), 'utf8'), 'data');
+    } finally {
+      await h.close();
+    }
   });
 });
