@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: measures pyodide-mcp over the real MCP stdio transport with the SDK client, and a
  * naive baseline (a fresh worker that boots Pyodide and loads the packages for each session) in the
- * same run. Prints a Markdown table and writes bench/results/latest.json.
+ * same run, with the default process isolation and thread isolation side by side. Prints a Markdown table and
+ * writes bench/results/latest.json.
  *
  * Environment knobs (for a quicker run): BENCH_ROUNDS (default 1 = full), BENCH_QUICK=1.
  */
@@ -18,6 +19,7 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const CLI = join(HERE, '..', 'src', 'cli.js');
 const QUICK = process.env.BENCH_QUICK === '1';
 const STACK = 'numpy,pandas,matplotlib,sympy';
+type Isolation = 'process' | 'thread';
 
 interface Row {
   metric: string;
@@ -94,8 +96,8 @@ async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
 }
 
 /** 1. create_session with a warm pool hit, and 3. the first scientific call in such a session. */
-async function warmCreate(preload: string, label: string): Promise<number> {
-  const server = await startServer(['--warm-sessions', '1'], preload);
+async function warmCreate(preload: string, label: string, isolation: Isolation): Promise<number> {
+  const server = await startServer(['--warm-sessions', '1', '--isolation', isolation], preload);
   const creates: number[] = [];
   const firstUse: number[] = [];
   const n = QUICK ? 3 : preload === 'none' ? 10 : 5;
@@ -116,8 +118,8 @@ async function warmCreate(preload: string, label: string): Promise<number> {
     await server.call('close_session', { session_id: created.session_id });
   }
   await server.close();
-  const row = record(`create_session, warm pool hit (${label})`, creates, 'ms', '< 50 ms');
-  if (firstUse.length > 0) record(`first execute_code using numpy+pandas+matplotlib (${label}, fresh warm session)`, firstUse, 'ms', 'no import cost', 'includes the first plot');
+  const row = record(`create_session, warm pool hit (${label}, ${isolation})`, creates, 'ms', '< 50 ms');
+  if (firstUse.length > 0) record(`first execute_code using numpy+pandas+matplotlib (${label}, ${isolation}, fresh warm session)`, firstUse, 'ms', 'no import cost', 'includes the first plot');
   return row.p50!;
 }
 
@@ -136,7 +138,7 @@ async function coldCreate(preload: string, label: string): Promise<void> {
 }
 
 /** 2. Round trip of execute_code "1+1" in a warm session. */
-async function roundTrip(isolation = 'thread'): Promise<void> {
+async function roundTrip(isolation: Isolation): Promise<void> {
   const server = await startServer(['--warm-sessions', '1', '--isolation', isolation], 'none');
   const { session_id } = await server.call('create_session');
   for (let i = 0; i < 100; i++) await server.call('execute_code', { session_id, code: '1+1' });
@@ -147,7 +149,7 @@ async function roundTrip(isolation = 'thread'): Promise<void> {
     times.push(ms);
   }
   await server.close();
-  record(`execute_code "1+1" round trip (warm session, stdio + SDK client${isolation === 'process' ? ', --isolation process' : ''})`, times, 'ms', 'p50 < 1 ms, p99 < 3 ms', undefined, true);
+  record(`execute_code "1+1" round trip (warm session, stdio + SDK client, ${isolation})`, times, 'ms', 'p50 < 1 ms, p99 < 3 ms', undefined, true);
 }
 
 /** 4. Time from the deadline to the reply: interruptible loop, and a loop that ignores interrupts. */
@@ -174,7 +176,7 @@ async function timeoutLatency(): Promise<void> {
 }
 
 /** 5. Memory per idle session, and how many fit in 8 GB. */
-async function memory(preload: string, label: string, isolation = 'thread'): Promise<void> {
+async function memory(preload: string, label: string, isolation: Isolation): Promise<void> {
   const server = await startServer(['--warm-sessions', '0', '--max-sessions', '64', '--isolation', isolation], preload);
   await new Promise((r) => setTimeout(r, 500));
   const base = rssMb(server.pid);
@@ -184,9 +186,9 @@ async function memory(preload: string, label: string, isolation = 'thread'): Pro
   const total = rssMb(server.pid);
   await server.close();
   const per = (total - base) / k;
-  rows.push({ metric: `RSS per idle session (${label})`, p50: per, p95: null, n: k, unit: 'MB', note: `server alone ${base.toFixed(0)} MB; ${k} sessions ${total.toFixed(0)} MB` });
-  rows.push({ metric: `idle sessions in 8 GB (${label})`, p50: Math.floor((8192 - base) / per), p95: null, n: k, unit: 'sessions', target: '≥ 20' });
-  log(`memory ${label}: ${per.toFixed(1)} MB per session`);
+  rows.push({ metric: `RSS per idle session (${label}, ${isolation})`, p50: per, p95: null, n: k, unit: 'MB', note: `server alone ${base.toFixed(0)} MB; ${k} sessions ${total.toFixed(0)} MB` });
+  rows.push({ metric: `idle sessions in 8 GB (${label}, ${isolation})`, p50: Math.floor((8192 - base) / per), p95: null, n: k, unit: 'sessions', target: '≥ 20' });
+  log(`memory ${label}, ${isolation}: ${per.toFixed(1)} MB per session`);
 }
 
 /** 6. Two CPU-bound sessions in parallel vs one after the other. */
@@ -232,16 +234,20 @@ async function naiveBaseline(preload: string, label: string, ourP50: number): Pr
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const modernWarm = await warmCreate('none', 'modern, no preload');
-  const legacyWarm = await warmCreate(STACK, 'legacy, scientific stack');
+  // The default isolation (process) and thread isolation side by side: what the security boundary costs.
+  const modernWarm = await warmCreate('none', 'modern, no preload', 'process');
+  await warmCreate('none', 'modern, no preload', 'thread');
+  const legacyWarm = await warmCreate(STACK, 'legacy, scientific stack', 'process');
+  await warmCreate(STACK, 'legacy, scientific stack', 'thread');
   await coldCreate('none', 'modern, no preload');
   await coldCreate(STACK, 'legacy, scientific stack');
-  await roundTrip();
   await roundTrip('process');
+  await roundTrip('thread');
   await timeoutLatency();
-  await memory('none', 'modern, no preload');
-  await memory(STACK, 'legacy, scientific stack');
-  await memory(STACK, 'legacy, scientific stack, --isolation process', 'process');
+  await memory('none', 'modern, no preload', 'process');
+  await memory('none', 'modern, no preload', 'thread');
+  await memory(STACK, 'legacy, scientific stack', 'process');
+  await memory(STACK, 'legacy, scientific stack', 'thread');
   await parallelism();
   await naiveBaseline('none', 'modern, no preload', modernWarm);
   await naiveBaseline(STACK, 'legacy, scientific stack', legacyWarm);

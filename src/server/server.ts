@@ -8,18 +8,23 @@ import type { Distribution } from '../python/distribution.js';
 import { SessionManager } from '../sessions/manager.js';
 import { registerCloseSessionTool } from './tools/close-session.js';
 import { registerCreateSessionTool } from './tools/create-session.js';
+import { registerDeleteFileTool } from './tools/delete-file.js';
+import { registerDownloadFileTool } from './tools/download-file.js';
 import { registerExecuteCodeTool } from './tools/execute-code.js';
+import { registerInstallPackagesTool } from './tools/install-packages.js';
+import { registerListFilesTool } from './tools/list-files.js';
+import { registerListPackagesTool } from './tools/list-packages.js';
 import { registerListSessionsTool } from './tools/list-sessions.js';
-import { registerPackageTools } from './tools/packages.js';
-import { registerFileTools } from './tools/files.js';
-import { registerHostFileTools } from './tools/host-files.js';
-import { registerSessionFileResources } from './resources.js';
+import { registerReadFileTool } from './tools/read-file.js';
+import { registerRunFileTool } from './tools/run-file.js';
 import { registerServerInfoTool } from './tools/server-info.js';
+import { registerUploadFileTool } from './tools/upload-file.js';
+import { registerWriteFileTool } from './tools/write-file.js';
+import { registerSessionFileResources } from './resources.js';
 import type { ToolDeps } from './tools/shared.js';
 
 export interface CreatedServer {
   server: McpServer;
-  sessions: SessionManager;
   /** Terminates every session worker and closes the transport. */
   close: () => Promise<void>;
 }
@@ -37,18 +42,27 @@ export function createServer(options: { config: Config; distribution: Distributi
   );
   const sessions = new SessionManager(config, distribution, log);
   const deps: ToolDeps = { sessions, config, log };
-  registerCreateSessionTool(server, deps);
-  registerExecuteCodeTool(server, deps);
-  registerListSessionsTool(server, deps);
-  registerCloseSessionTool(server, deps);
-  registerPackageTools(server, deps);
+  for (const register of [
+    registerCreateSessionTool,
+    registerExecuteCodeTool,
+    registerListSessionsTool,
+    registerCloseSessionTool,
+    registerListPackagesTool,
+    registerInstallPackagesTool,
+    registerListFilesTool,
+    registerReadFileTool,
+    registerWriteFileTool,
+    registerDeleteFileTool,
+    registerRunFileTool,
+    registerUploadFileTool,
+    registerDownloadFileTool,
+  ]) {
+    register(server, deps);
+  }
   registerServerInfoTool(server, { ...deps, version });
-  registerFileTools(server, deps);
-  registerHostFileTools(server, deps);
   registerSessionFileResources(server, sessions);
   return {
     server,
-    sessions,
     close: async () => {
       await sessions.closeAll();
       await server.close();

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { PyodideMcpError } from '../../errors.js';
+import type { HostAccess } from '../../sandbox/host-paths.js';
 import type { SessionManager } from '../../sessions/manager.js';
 
 export interface ToolDeps {
@@ -13,6 +14,20 @@ export interface ToolDeps {
 
 /** A file as tools report it (the same shape as a resource link). */
 export const fileRefSchema = z.object({ uri: z.string(), name: z.string(), path: z.string(), mime_type: z.string(), size: z.number() });
+
+/** A path in the session workspace, as file tools accept it. */
+export const pathField = z.string().max(4096).describe('Path in the session workspace, relative (e.g. "data/input.csv") or under /workspace');
+
+/** Where host file tools may read and write, and how their descriptions say it. */
+export function hostAccess(config: Config): { access: HostAccess; where: string } {
+  const access = { allowDirs: config.allowDirs, allowAll: config.allowAllDirs };
+  const where = config.allowAllDirs
+    ? 'any host directory (--allow-all-dirs)'
+    : config.allowDirs.length > 0
+      ? `allowed directories only (${config.allowDirs.join(', ')})`
+      : 'no host directory: host file access is off until the server is started with --allow-dir <dir>';
+  return { access, where };
+}
 
 /** A session id as tools accept it; content is checked by the session manager. */
 export const sessionIdField = z.string().max(200).describe('The session_id returned by create_session or execute_code.');

@@ -1,0 +1,29 @@
+/** run_file: Runs a .py file of the workspace in the session's namespace (like %run -i); same reply as execute_code. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { sessionPath } from '../../sandbox/host-paths.js';
+import { executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
+import { guarded, pathField, sessionIdField, type ToolDeps } from './shared.js';
+
+export function registerRunFileTool(server: McpServer, deps: ToolDeps): void {
+  const { sessions, config } = deps;
+  server.registerTool(
+    'run_file',
+    {
+      title: 'Run a Python file',
+      description: "Runs a .py file from the session workspace in the session's namespace (like %run -i): its variables persist. Same reply as execute_code.",
+      inputSchema: {
+        session_id: sessionIdField,
+        path: pathField,
+        timeout_seconds: z.number().positive().optional().describe(`Time limit (default ${config.defaultTimeoutMs / 1000}, at most ${config.maxTimeoutMs / 1000})`),
+      },
+      outputSchema: executionOutputShape,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    guarded(deps.log, async ({ session_id, path, timeout_seconds }, extra) => {
+      const rel = sessionPath(path);
+      sessions.filesOf(session_id).sizeOf(rel); // a clear FILE_NOT_FOUND before queueing
+      return runWithProgress(deps, session_id, { path: rel }, timeoutFor(config, timeout_seconds), extra);
+    }),
+  );
+}
