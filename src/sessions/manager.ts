@@ -11,6 +11,7 @@ import type { Config } from '../server/config.js';
 import type { InterruptReason, SessionChannel } from './channel.js';
 import { capOutcome } from '../sandbox/reply-caps.js';
 import { SessionFileIndex, type FileRef } from './file-index.js';
+import { Graveyard } from './graveyard.js';
 import { SessionQueue } from './session-queue.js';
 import { WarmPool } from './warm-pool.js';
 
@@ -46,12 +47,9 @@ export interface Execution {
   durationMs: number;
 }
 
-/** How many gone sessions we remember for a helpful error; older ones are just "unknown". */
-const GRAVEYARD_SIZE = 1000;
-
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
-  private readonly graveyard = new Map<string, PyodideMcpError>();
+  private readonly graveyard = new Graveyard();
   /** Sessions being booted count toward --max-sessions too. */
   private booting = 0;
   private readonly sweepTimer: NodeJS.Timeout;
@@ -254,7 +252,7 @@ export class SessionManager {
       if (idle < this.config.sessionTtlMs) return session;
       throw this.expiredError(id, Math.round(idle / 1000));
     }
-    const gone = this.graveyard.get(id);
+    const gone = this.graveyard.reasonFor(id);
     if (gone) throw gone;
     throw new PyodideMcpError('SESSION_NOT_FOUND', `Session ${JSON.stringify(id)} does not exist. ${NEW_SESSION_HINT}`);
   }
@@ -265,8 +263,7 @@ export class SessionManager {
 
   private bury(id: string, reason: PyodideMcpError): void {
     this.sessions.delete(id);
-    this.graveyard.set(id, reason);
-    if (this.graveyard.size > GRAVEYARD_SIZE) this.graveyard.delete(this.graveyard.keys().next().value!);
+    this.graveyard.bury(id, reason);
   }
 
   private summary(s: Session): SessionSummary {
