@@ -22,7 +22,7 @@ import type { HostRequest, WorkerMessage } from '../contract.js';
 
 /** Root of this package, from dist/src/. */
 
-/** Default cap on one session's WebAssembly memory (the Python heap), in MB. */
+/** Default cap on one session's WebAssembly memory (the Python heap), in MB; also the default of `--max-memory-mb`. */
 export const DEFAULT_MAX_WASM_MEMORY_MB = 1024;
 
 let codegenDisabled = false;
