@@ -14,9 +14,14 @@ const seconds = (max: number) => z.coerce.number().positive().max(max);
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bytes = (max: number) => z.coerce.number().int().min(0).max(max);
 const flag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1' || v === '');
-const list = z
-  .string()
-  .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((s) => s.trim()).filter(Boolean)));
+const list = z.string().transform((value) =>
+  value.trim() === 'none'
+    ? []
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+);
 
 /** One row of the flag table. */
 interface FlagSpec {
@@ -31,7 +36,8 @@ interface FlagSpec {
   boolean?: boolean;
 }
 
-/** The flag table: `--help` is generated from it and the README documents it. */
+/** The flag table: `--help` is generated from it and the README documents it. One row per flag (hence prettier-ignore). */
+// prettier-ignore
 export const FLAGS = {
   'session-ttl': { schema: seconds(30 * 24 * 3600), default: '1800', help: 'Seconds of inactivity after which a session is closed.' },
   timeout: { schema: seconds(24 * 3600), default: '30', help: 'Default time limit of one execution, in seconds.' },
@@ -99,7 +105,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   };
   const config = toConfig(read, cwd);
   if (config.defaultTimeoutMs > config.maxTimeoutMs) {
-    throw new TypeError(`--timeout (${config.defaultTimeoutMs / 1000}) is larger than --max-timeout (${config.maxTimeoutMs / 1000}); raise --max-timeout or lower --timeout.`);
+    throw new TypeError(
+      `--timeout (${config.defaultTimeoutMs / 1000}) is larger than --max-timeout (${config.maxTimeoutMs / 1000}); raise --max-timeout or lower --timeout.`,
+    );
   }
   return { action: 'run', config };
 }
@@ -121,7 +129,7 @@ function parseFlags(argv: string[]) {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw new TypeError(`${error instanceof Error ? error.message : String(error)}. Run with --help to see every flag.`);
+    throw new TypeError(`${error instanceof Error ? error.message : String(error)}. Run with --help to see every flag.`, { cause: error });
   }
 }
 
@@ -140,7 +148,12 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     maxSessions: read('max-sessions'),
     maxCodeChars: read('max-code-chars'),
     /** Caps on what one execution returns, in characters; stdout and stderr each get --max-output-chars. */
-    limits: { stdout: read('max-output-chars'), stderr: read('max-output-chars'), result: read('max-result-chars'), traceback: read('max-traceback-chars') },
+    limits: {
+      stdout: read('max-output-chars'),
+      stderr: read('max-output-chars'),
+      result: read('max-result-chars'),
+      traceback: read('max-traceback-chars'),
+    },
     interruptGraceMs: read('interrupt-grace'),
     maxHeapMb: read('max-heap-mb'),
     warmSessions: read('warm-sessions'),
@@ -178,6 +191,9 @@ export function helpText(version: string): string {
     const name = spec.boolean ? `--${flag}` : `--${flag} <${spec.multiple ? 'dir' : 'value'}>`;
     lines.push(`  ${name.padEnd(32)} ${spec.help}${def}`, `  ${''.padEnd(32)} env: ${envName(flag)}`);
   }
-  lines.push('  --help                           Show this help and exit.', '  --version                        Print the version and exit.');
+  lines.push(
+    '  --help                           Show this help and exit.',
+    '  --version                        Print the version and exit.',
+  );
   return lines.join('\n') + '\n';
 }
