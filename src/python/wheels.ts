@@ -13,7 +13,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import { modernDistDir, wheelClosure, type Lockfile } from './distribution.js';
 
-/** The scientific stack that `npm run wheels:fetch` stores by default. */
+/** The scientific stack: the server's default `--preload` (src/server/config.ts) and what `npm run wheels:fetch` stores by default. */
 export const DEFAULT_PRELOAD = ['numpy', 'pandas', 'matplotlib', 'sympy'];
 
 /** One wheel to store: the lock entry fields needed to fetch and verify it. */

@@ -20,7 +20,7 @@ import { PACKAGE_ROOT } from '../paths.js';
 
 /** Root of this package, from dist/src/. */
 
-/** Default cap on one session's WebAssembly memory (the Python heap), in MB. */
+/** Default cap on one session's WebAssembly memory (the Python heap), in MB; also the default of `--max-memory-mb`. */
 export const DEFAULT_MAX_WASM_MEMORY_MB = 1024;
 
 let codegenDisabled = false;

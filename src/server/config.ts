@@ -1,22 +1,44 @@
 /**
  * Every server setting: one table of flags, each with an env-var twin, a default and a zod schema.
- * `parseConfig` is the only function that turns argv/env into a typed, validated `Config`.
+ * `parseConfig` is the only function that turns argv/env into a validated `Config`, and every type here is
+ * derived from the table: a flag's value is typed by the output of its row's schema.
  */
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { ISOLATIONS, type Isolation } from '../contract.js';
+import { ISOLATIONS } from '../contract.js';
+import { DEFAULT_PRELOAD } from '../python/wheels.js';
+import { DEFAULT_MAX_WASM_MEMORY_MB } from '../sandbox/worker-sandbox.js';
 
 const seconds = (max: number) => z.coerce.number().positive().max(max);
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bytes = (max: number) => z.coerce.number().int().min(0).max(max);
 const flag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1' || v === '');
-const list = z
-  .string()
-  .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((s) => s.trim()).filter(Boolean)));
+const list = z.string().transform((value) =>
+  value.trim() === 'none'
+    ? []
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+);
 
-/** The flag table: `--help` is generated from it and the README documents it. */
+/** One row of the flag table. */
+interface FlagSpec {
+  /** Validates the raw value (a string; strings for a `multiple` flag) and converts it. */
+  schema: z.ZodType;
+  /** The raw default, as it would be typed after the flag; undefined when `help` says what applies instead. */
+  default: string | undefined;
+  help: string;
+  /** Repeatable; the env twin holds several values joined by the path delimiter. */
+  multiple?: boolean;
+  /** A switch: the flag alone means true; the env twin takes true/false/1/0. */
+  boolean?: boolean;
+}
+
+/** The flag table: `--help` is generated from it and the README documents it. One row per flag (hence prettier-ignore). */
+// prettier-ignore
 export const FLAGS = {
   'session-ttl': { schema: seconds(30 * 24 * 3600), default: '1800', help: 'Seconds of inactivity after which a session is closed.' },
   timeout: { schema: seconds(24 * 3600), default: '30', help: 'Default time limit of one execution, in seconds.' },
@@ -30,7 +52,7 @@ export const FLAGS = {
   'max-heap-mb': { schema: count(64, 65536), default: '512', help: "Cap on each session worker's JavaScript heap, in MB." },
   'warm-sessions': { schema: count(0, 64), default: '2', help: 'Sessions kept booted and ready, so create_session returns at once; 0 disables the pool.' },
   runtime: { schema: z.enum(['auto', 'modern', 'legacy']), default: 'auto', help: 'Pyodide distribution: auto picks the newest that can satisfy --preload.' },
-  preload: { schema: list, default: 'numpy,pandas,matplotlib,sympy', help: 'Comma-separated packages imported in every new session, or "none".' },
+  preload: { schema: list, default: DEFAULT_PRELOAD.join(','), help: 'Comma-separated packages imported in every new session, or "none".' },
   'max-file-bytes': { schema: bytes(2 ** 31), default: String(50 * 2 ** 20), help: 'Largest single file in a session, in bytes.' },
   'max-session-bytes': { schema: bytes(2 ** 33), default: String(200 * 2 ** 20), help: 'Total bytes the code of one session may write to its filesystem.' },
   'max-files': { schema: count(1, 1_000_000), default: '1000', help: 'Most files the code of one session may create.' },
@@ -44,42 +66,18 @@ export const FLAGS = {
   'max-session-memory-mb': { schema: count(128, 65536), default: '2048', help: "Cap on all memory of one session's process (RSS: WebAssembly, JavaScript heap, buffers, its files), in MB; above it the session is ended (process isolation, Linux)." },
   'allow-network': { schema: flag, default: 'false', boolean: true, help: 'Let install_packages fetch pure-Python wheels that are not in the offline set from --index-url (the server fetches and verifies them; sessions never get network).' },
   'index-url': { schema: z.string().url(), default: 'https://pypi.org/pypi', help: 'PyPI-style JSON index used by install_packages with --allow-network.' },
-  'max-memory-mb': { schema: count(64, 4096), default: '1024', help: "Cap on each session's Python (WebAssembly) heap, in MB; beyond it Python raises MemoryError." },
+  'max-memory-mb': { schema: count(64, 4096), default: String(DEFAULT_MAX_WASM_MEMORY_MB), help: "Cap on each session's Python (WebAssembly) heap, in MB; beyond it Python raises MemoryError." },
   'snapshot-dir': { schema: z.string().min(1).optional(), default: undefined, help: 'Where memory snapshots of the modern runtime are cached (used when nothing is preloaded); "none" disables them. Must be owned by this user and writable by no one else (default: $XDG_CACHE_HOME/pyodide-mcp/snapshots, else ~/.cache/pyodide-mcp/snapshots).' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels (default: the package's wheels/)." },
-} as const satisfies Record<string, { schema: z.ZodType; default: string | undefined; help: string; multiple?: boolean; boolean?: boolean }>;
+} as const satisfies Record<string, FlagSpec>;
 
 export type FlagName = keyof typeof FLAGS;
 
-/** The validated configuration. Durations are in milliseconds. */
-export interface Config {
-  sessionTtlMs: number;
-  defaultTimeoutMs: number;
-  maxTimeoutMs: number;
-  maxSessions: number;
-  maxCodeChars: number;
-  limits: { stdout: number; stderr: number; result: number; traceback: number };
-  interruptGraceMs: number;
-  maxHeapMb: number;
-  warmSessions: number;
-  runtime: 'auto' | 'modern' | 'legacy';
-  preload: string[];
-  wheelsDir: string | undefined;
-  fileLimits: { maxFileBytes: number; maxSessionBytes: number; maxFiles: number };
-  maxMemoryMb: number;
-  isolation: Isolation;
-  maxReplyBytes: number;
-  maxSessionMemoryMb: number;
-  allowNetwork: boolean;
-  indexUrl: string;
-  /** null when snapshots are disabled. */
-  snapshotDir: string | null;
-  maxImageBytes: number;
-  maxReadBytes: number;
-  figureFormats: string[];
-  allowDirs: string[];
-  allowAllDirs: boolean;
-}
+/** What a flag's value is once validated: the output type of its row's schema. */
+export type FlagValue<F extends FlagName> = z.output<(typeof FLAGS)[F]['schema']>;
+
+/** The validated configuration, as `toConfig` builds it from the flags. Durations are in milliseconds. */
+export type Config = ReturnType<typeof toConfig>;
 
 /** `PYODIDE_MCP_SESSION_TTL` for `session-ttl`. */
 export function envName(flag: string): string {
@@ -88,82 +86,102 @@ export function envName(flag: string): string {
 
 export type CliAction = { action: 'help' } | { action: 'version' } | { action: 'run'; config: Config };
 
-/** Parses argv and env. Throws a TypeError naming the bad flag and value. */
+/** Parses argv and env. Throws a TypeError naming the bad flag (or env var) and value. */
 export function parseConfig(argv: string[], env: Record<string, string | undefined>, cwd = process.cwd()): CliAction {
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' }, version: { type: 'boolean' } };
-  for (const [flag, spec] of Object.entries(FLAGS) as [string, { multiple?: boolean; boolean?: boolean }][]) {
-    options[flag] = spec.boolean ? { type: 'boolean' } : spec.multiple ? { type: 'string', multiple: true } : { type: 'string' };
-  }
-  let values: Record<string, string | string[] | boolean | undefined>;
-  try {
-    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as typeof values;
-  } catch (error) {
-    throw new TypeError(`${(error as Error).message}. Run with --help to see every flag.`);
-  }
+  const values = parseFlags(argv);
   if (values.help) return { action: 'help' };
   if (values.version) return { action: 'version' };
 
-  const raw: Record<string, unknown> = {};
-  for (const [flag, spec] of Object.entries(FLAGS)) {
-    const fromEnv = env[envName(flag)];
-    let given: unknown = values[flag] ?? fromEnv ?? spec.default;
+  /** One flag's validated value: from argv, else its env twin, else its default. */
+  const read = <F extends FlagName>(flag: F): FlagValue<F> => {
+    const spec: FlagSpec = FLAGS[flag];
+    const fromArgv = values[flag];
+    let given: unknown = fromArgv ?? env[envName(flag)] ?? spec.default;
     if (typeof given === 'boolean') given = String(given);
-    if ('multiple' in spec && typeof given === 'string') given = given.split(delimiter).filter(Boolean);
-    if ('multiple' in spec && given === undefined) given = [];
-    const parsed = (spec.schema as z.ZodType).safeParse(given);
+    if (spec.multiple) given = typeof given === 'string' ? given.split(delimiter).filter(Boolean) : (given ?? []);
+    const parsed = check(FLAGS[flag], given);
     if (!parsed.success) {
-      const source = values[flag] !== undefined ? `--${flag}` : envName(flag);
+      const source = fromArgv !== undefined ? `--${flag}` : envName(flag);
       throw new TypeError(`Invalid value ${JSON.stringify(given)} for ${source}: ${parsed.error.issues[0]?.message}. ${spec.help}`);
     }
-    raw[flag] = parsed.data;
+    return parsed.data;
+  };
+  const config = toConfig(read, cwd, env);
+  if (config.defaultTimeoutMs > config.maxTimeoutMs) {
+    throw new TypeError(
+      `--timeout (${config.defaultTimeoutMs / 1000}) is larger than --max-timeout (${config.maxTimeoutMs / 1000}); raise --max-timeout or lower --timeout.`,
+    );
   }
-  const ms = (flag: FlagName) => Math.round((raw[flag] as number) * 1000);
-  const config: Config = {
+  return { action: 'run', config };
+}
+
+/**
+ * Validates a value with a row's schema, typed by that row. The explicit type argument matters: inferred from
+ * `row.schema`, zod's parameter would widen to the constraint `z.ZodType` and the output to `unknown`.
+ */
+function check<R extends FlagSpec>(row: R, given: unknown): z.ZodSafeParseResult<z.output<R['schema']>> {
+  return z.safeParse<R['schema']>(row.schema, given);
+}
+
+/** argv checked against the table by node:util (unknown flags, a missing value, a value given to a switch). */
+function parseFlags(argv: string[]) {
+  const options: NonNullable<ParseArgsConfig['options']> = { help: { type: 'boolean' }, version: { type: 'boolean' } };
+  for (const [flag, spec] of Object.entries<FlagSpec>(FLAGS)) {
+    options[flag] = spec.boolean ? { type: 'boolean' } : spec.multiple ? { type: 'string', multiple: true } : { type: 'string' };
+  }
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new TypeError(`${error instanceof Error ? error.message : String(error)}. Run with --help to see every flag.`, { cause: error });
+  }
+}
+
+/**
+ * The fields the server uses, each from its flag. Flags are read in table order, so when several values are
+ * bad the error names the first one `--help` lists.
+ */
+function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: string, env: Record<string, string | undefined>) {
+  const ms = (flag: 'session-ttl' | 'timeout' | 'max-timeout') => Math.round(read(flag) * 1000);
+  // Security: a per-user cache by default (XDG base directories; a relative XDG_CACHE_HOME is ignored, as the
+  // spec says), never a fixed name in a world-writable directory another user could create first.
+  const cacheHome = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
+  const snapshotDir = (value: string | undefined) => (value === 'none' ? null : (value ?? join(cacheHome, 'pyodide-mcp', 'snapshots')));
+  return {
     sessionTtlMs: ms('session-ttl'),
     defaultTimeoutMs: ms('timeout'),
     maxTimeoutMs: ms('max-timeout'),
-    maxSessions: raw['max-sessions'] as number,
-    maxCodeChars: raw['max-code-chars'] as number,
+    maxSessions: read('max-sessions'),
+    maxCodeChars: read('max-code-chars'),
+    /** Caps on what one execution returns, in characters; stdout and stderr each get --max-output-chars. */
     limits: {
-      stdout: raw['max-output-chars'] as number,
-      stderr: raw['max-output-chars'] as number,
-      result: raw['max-result-chars'] as number,
-      traceback: raw['max-traceback-chars'] as number,
+      stdout: read('max-output-chars'),
+      stderr: read('max-output-chars'),
+      result: read('max-result-chars'),
+      traceback: read('max-traceback-chars'),
     },
-    interruptGraceMs: raw['interrupt-grace'] as number,
-    maxHeapMb: raw['max-heap-mb'] as number,
-    warmSessions: raw['warm-sessions'] as number,
-    runtime: raw.runtime as Config['runtime'],
-    preload: raw.preload as string[],
-    wheelsDir: raw['wheels-dir'] as string | undefined,
-    fileLimits: {
-      maxFileBytes: raw['max-file-bytes'] as number,
-      maxSessionBytes: raw['max-session-bytes'] as number,
-      maxFiles: raw['max-files'] as number,
-    },
-    maxMemoryMb: raw['max-memory-mb'] as number,
-    isolation: raw.isolation as Config['isolation'],
-    maxReplyBytes: raw['max-reply-bytes'] as number,
-    maxSessionMemoryMb: raw['max-session-memory-mb'] as number,
-    allowNetwork: raw['allow-network'] as boolean,
-    indexUrl: raw['index-url'] as string,
-    // Security: a per-user cache by default (XDG base directories; a relative XDG_CACHE_HOME is ignored, as
-    // the spec says), never a fixed name in a world-writable directory another user could create first.
-    snapshotDir:
-      raw['snapshot-dir'] === 'none'
-        ? null
-        : ((raw['snapshot-dir'] as string | undefined) ??
-          join(env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache'), 'pyodide-mcp', 'snapshots')),
-    maxImageBytes: raw['max-image-bytes'] as number,
-    maxReadBytes: raw['max-read-bytes'] as number,
-    figureFormats: raw['figure-formats'] as string[],
-    allowDirs: (raw['allow-dir'] as string[]).map((dir) => resolve(cwd, dir)),
-    allowAllDirs: raw['allow-all-dirs'] as boolean,
+    interruptGraceMs: read('interrupt-grace'),
+    maxHeapMb: read('max-heap-mb'),
+    warmSessions: read('warm-sessions'),
+    runtime: read('runtime'),
+    preload: read('preload'),
+    fileLimits: { maxFileBytes: read('max-file-bytes'), maxSessionBytes: read('max-session-bytes'), maxFiles: read('max-files') },
+    maxImageBytes: read('max-image-bytes'),
+    maxReadBytes: read('max-read-bytes'),
+    figureFormats: read('figure-formats'),
+    /** Empty when no --allow-dir is given: host file access is off. */
+    allowDirs: read('allow-dir').map((dir) => resolve(cwd, dir)),
+    allowAllDirs: read('allow-all-dirs'),
+    isolation: read('isolation'),
+    maxReplyBytes: read('max-reply-bytes'),
+    maxSessionMemoryMb: read('max-session-memory-mb'),
+    allowNetwork: read('allow-network'),
+    indexUrl: read('index-url'),
+    maxMemoryMb: read('max-memory-mb'),
+    /** null when snapshots are disabled (`--snapshot-dir none`). */
+    snapshotDir: snapshotDir(read('snapshot-dir')),
+    /** undefined: the package's own wheels/. */
+    wheelsDir: read('wheels-dir'),
   };
-  if (config.defaultTimeoutMs > config.maxTimeoutMs) {
-    throw new TypeError(`--timeout (${config.defaultTimeoutMs / 1000}) is larger than --max-timeout (${config.maxTimeoutMs / 1000}); raise --max-timeout or lower --timeout.`);
-  }
-  return { action: 'run', config };
 }
 
 /** The text of `--help`. */
@@ -175,11 +193,14 @@ export function helpText(version: string): string {
     '',
     'Flags (each also read from the environment variable shown):',
   ];
-  for (const [flag, spec] of Object.entries(FLAGS) as [string, { default?: string; help: string; multiple?: boolean; boolean?: boolean }][]) {
+  for (const [flag, spec] of Object.entries<FlagSpec>(FLAGS)) {
     const def = spec.default === undefined ? '' : ` (default: ${spec.default})`;
     const name = spec.boolean ? `--${flag}` : `--${flag} <${spec.multiple ? 'dir' : 'value'}>`;
     lines.push(`  ${name.padEnd(32)} ${spec.help}${def}`, `  ${''.padEnd(32)} env: ${envName(flag)}`);
   }
-  lines.push('  --help                           Show this help and exit.', '  --version                        Print the version and exit.');
+  lines.push(
+    '  --help                           Show this help and exit.',
+    '  --version                        Print the version and exit.',
+  );
   return lines.join('\n') + '\n';
 }
