@@ -21,6 +21,7 @@ const ERROR_CODES = [
   'NOT_A_FILE',
   'QUOTA_EXCEEDED',
   'SERVER_CLOSING',
+  'REPLY_TOO_LARGE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -156,9 +156,11 @@ function fitToBudget(reply: ExecutionReply, images: Image[], maxBytes: number): 
     inline[index] = { path: inline[index]!.path, note: `(${inline[index]!.path} not inline: the reply would exceed --max-reply-bytes; read it as a resource)` };
     result = build();
   }
-  if (jsonBytes(result) > maxBytes && reply.files.length > FILES_KEPT_WHEN_CUT) {
-    note('files', reply.files.length - FILES_KEPT_WHEN_CUT);
-    reply.files = reply.files.slice(0, FILES_KEPT_WHEN_CUT);
+  // Then the file list (each file is also listed by list_files and resources), halved until the reply fits.
+  for (let keep = FILES_KEPT_WHEN_CUT; jsonBytes(result) > maxBytes && reply.files.length > 0; keep = Math.floor(keep / 2)) {
+    if (reply.files.length <= keep) continue;
+    note('files', reply.files.length - keep);
+    reply.files = reply.files.slice(0, keep);
     result = build();
   }
   if (jsonBytes(result) > maxBytes) {

@@ -5,7 +5,7 @@ import { looksLikeText, mimeType, sessionPath } from '../sandbox/host-paths.js';
 import { PyodideMcpError } from '../errors.js';
 import type { SessionManager } from '../sessions/manager.js';
 
-export function registerSessionFileResources(server: McpServer, sessions: SessionManager): void {
+export function registerSessionFileResources(server: McpServer, sessions: SessionManager, maxReplyBytes: number): void {
   server.registerResource(
     'session-file',
     new ResourceTemplate('session://{session_id}/{+path}', {
@@ -18,6 +18,12 @@ export function registerSessionFileResources(server: McpServer, sessions: Sessio
       try {
         const id = decodeURIComponent(String(variables.session_id));
         const path = sessionPath(String(variables.path).split('/').map(decodeURIComponent).join('/'));
+        // A resource is read whole: one larger than a reply may be (base64 grows it by a third) is refused with
+        // the way to page through it, never sent (a client drops a message above its own limit, and the connection).
+        const size = sessions.filesOf(id).sizeOf(path);
+        if (size * 1.4 > maxReplyBytes) {
+          throw new PyodideMcpError('REPLY_TOO_LARGE', `${path} is ${size} bytes, too large to send whole (--max-reply-bytes ${maxReplyBytes}); read it in pages with the read_file tool (offset, length).`);
+        }
         const page = await sessions.readFile(id, path);
         const data = Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength);
         const mime = mimeType(path);

@@ -60,7 +60,7 @@ export function createServer(options: { config: Config; distribution: Distributi
     register(server, deps);
   }
   registerServerInfoTool(server, { ...deps, version });
-  registerSessionFileResources(server, sessions);
+  registerSessionFileResources(server, sessions, config.maxReplyBytes);
   return {
     server,
     close: async () => {

@@ -24,7 +24,7 @@ describe('tools over the in-memory transport', () => {
   };
 
   before(async () => {
-    const action = parseConfig(['--preload', 'none', '--warm-sessions', '1', '--max-output-chars', '50'], {});
+    const action = parseConfig(['--preload', 'none', '--warm-sessions', '1', '--max-output-chars', '50', '--max-reply-bytes', '65536'], {});
     assert.equal(action.action, 'run');
     if (action.action !== 'run') return;
     const distribution = chooseDistribution(action.config.runtime, action.config.preload, PACKAGE_WHEELS_DIR);
@@ -63,5 +63,16 @@ describe('tools over the in-memory transport', () => {
     assert.match((missing.content[0] as { text: string }).text, /^FILE_NOT_FOUND/);
     const unknown = await call('execute_code', { session_id: 'nope', code: '1' });
     assert.match((unknown.content[0] as { text: string }).text, /^SESSION_NOT_FOUND/);
+  });
+
+  it('never sends a reply above --max-reply-bytes: too broad a request gets an error that says how to narrow it', async () => {
+    const { session_id } = await ok('execute_code', { code: "import os\nfor i in range(400):\n    open(f'{i:03}_' + 'n' * 150, 'w').close()\nopen('big.txt', 'w').write('x' * 100_000)" });
+    const listing = await call('list_files', { session_id });
+    assert.match((listing.content[0] as { text: string }).text, /^REPLY_TOO_LARGE: .*--max-reply-bytes.*list a subdirectory/);
+    await assert.rejects(client.readResource({ uri: `session://${session_id}/big.txt` }), /REPLY_TOO_LARGE: .*read_file/);
+    const page = await ok('read_file', { session_id, path: 'big.txt' });
+    assert.ok(page.truncated && page.length <= 65536 / 3, 'read_file pages within the budget');
+    const flood = await call('execute_code', { session_id, code: "print('p' * 5000)\n'r' * 9000" });
+    assert.ok(Buffer.byteLength(JSON.stringify(flood)) <= 65536);
   });
 });

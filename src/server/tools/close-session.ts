@@ -12,7 +12,7 @@ export function registerCloseSessionTool(server: McpServer, deps: ToolDeps): voi
       outputSchema: { session_id: z.string(), closed: z.boolean() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps.log, async ({ session_id }) => {
+    guarded(deps, async ({ session_id }) => {
       await deps.sessions.close(session_id);
       return ok({ session_id, closed: true }, `Session ${session_id} closed.`);
     }),

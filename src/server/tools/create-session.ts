@@ -25,7 +25,7 @@ export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): vo
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps.log, async () => {
+    guarded(deps, async () => {
       const { id, runtime, expiresAt } = await deps.sessions.create();
       return ok({
         session_id: id,

@@ -16,7 +16,7 @@ export function registerDeleteFileTool(server: McpServer, deps: ToolDeps): void 
       outputSchema: { session_id: z.string(), path: z.string(), deleted: z.boolean() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps.log, async ({ session_id, path }) => {
+    guarded(deps, async ({ session_id, path }) => {
       const rel = sessionPath(path);
       if (rel === '') throw new PyodideMcpError('INVALID_INPUT', 'path names the workspace directory itself; it cannot be deleted.');
       await sessions.deleteFile(session_id, rel);

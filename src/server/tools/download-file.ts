@@ -21,7 +21,7 @@ export function registerDownloadFileTool(server: McpServer, deps: ToolDeps): voi
       outputSchema: { host_path: z.string(), size: z.number() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps.log, async ({ session_id, path, host_path, overwrite }) => {
+    guarded(deps, async ({ session_id, path, host_path, overwrite }) => {
       const { data } = await sessions.readFile(session_id, sessionPath(path));
       const real = checkHostPath(host_path, access, 'write');
       await writeHostFile(real, data, overwrite ?? false);

@@ -27,7 +27,7 @@ export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): void
       outputSchema: executionOutputShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps.log, async ({ code, session_id, timeout_seconds }, extra) => {
+    guarded(deps, async ({ code, session_id, timeout_seconds }, extra) => {
       if (code.length > config.maxCodeChars) {
         throw new PyodideMcpError(
           'INVALID_INPUT',

@@ -28,7 +28,7 @@ export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): 
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    guarded(deps.log, async ({ session_id, packages }) => {
+    guarded(deps, async ({ session_id, packages }) => {
       const { available, loaded: before } = await sessions.listPackages(session_id);
       const byCanonical = new Map(available.map((name) => [canonicalName(name), name]));
       const offline: string[] = [];

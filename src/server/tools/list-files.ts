@@ -24,7 +24,7 @@ export function registerListFilesTool(server: McpServer, deps: ToolDeps): void {
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps.log, async ({ session_id, path, recursive }) => {
+    guarded(deps, async ({ session_id, path, recursive }) => {
       const entries = sessions
         .filesOf(session_id)
         .list(sessionPath(path ?? ''), recursive ?? true)

@@ -19,7 +19,7 @@ export function registerListPackagesTool(server: McpServer, deps: ToolDeps): voi
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps.log, async ({ session_id }) => {
+    guarded(deps, async ({ session_id }) => {
       if (session_id) {
         const listing = await sessions.listPackages(session_id);
         return ok({ session_id, ...listing });

@@ -23,6 +23,6 @@ export function registerListSessionsTool(server: McpServer, deps: ToolDeps): voi
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps.log, async () => ok({ sessions: deps.sessions.list() })),
+    guarded(deps, async () => ok({ sessions: deps.sessions.list() })),
   );
 }

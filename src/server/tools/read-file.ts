@@ -33,7 +33,7 @@ export function registerReadFileTool(server: McpServer, deps: ToolDeps): void {
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps.log, async ({ session_id, path, encoding, offset, length }) => {
+    guarded(deps, async ({ session_id, path, encoding, offset, length }) => {
       const rel = sessionPath(path);
       // A page fits a reply twice (structured content and text) under --max-reply-bytes, base64 included.
       const count = Math.min(length ?? config.maxReadBytes, config.maxReadBytes, Math.floor(config.maxReplyBytes / 3));

@@ -20,7 +20,7 @@ export function registerRunFileTool(server: McpServer, deps: ToolDeps): void {
       outputSchema: executionOutputShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps.log, async ({ session_id, path, timeout_seconds }, extra) => {
+    guarded(deps, async ({ session_id, path, timeout_seconds }, extra) => {
       const rel = sessionPath(path);
       sessions.filesOf(session_id).sizeOf(rel); // a clear FILE_NOT_FOUND before queueing
       return runWithProgress(deps, session_id, { path: rel }, timeoutFor(config, timeout_seconds), extra);

@@ -34,7 +34,7 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps.log, async () => {
+    guarded(deps, async () => {
       const info = await sessions.runtimeInfo();
       return ok({
         version: deps.version,

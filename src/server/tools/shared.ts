@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import { PyodideMcpError } from '../../errors.js';
 import type { HostAccess } from '../../sandbox/host-paths.js';
+import { jsonBytes } from '../../sandbox/reply-caps.js';
 import type { SessionManager } from '../../sessions/manager.js';
 
 export interface ToolDeps {
@@ -49,13 +50,25 @@ export function toToolError(error: unknown, log: (message: string) => void): Cal
   return { isError: true, content: [{ type: 'text', text: `INTERNAL_ERROR: ${(error as Error)?.message ?? String(error)}` }] };
 }
 
-/** Wraps a handler so that every thrown error becomes a tool error reply. */
-export function guarded<A extends unknown[]>(log: ToolDeps['log'], handler: (...args: A) => Promise<CallToolResult>) {
+/**
+ * Wraps a handler so that every thrown error becomes a tool error reply, and no reply exceeds --max-reply-bytes
+ * (execute_code and run_file fit themselves under it; for other tools a reply that large means the request was too
+ * broad, and the error says how to narrow it).
+ */
+export function guarded<A extends unknown[]>(deps: Pick<ToolDeps, 'log' | 'config'>, handler: (...args: A) => Promise<CallToolResult>) {
   return async (...args: A): Promise<CallToolResult> => {
     try {
-      return await handler(...args);
+      const result = await handler(...args);
+      const size = jsonBytes(result);
+      if (size > deps.config.maxReplyBytes) {
+        throw new PyodideMcpError(
+          'REPLY_TOO_LARGE',
+          `The reply would be ${size} bytes, above the server's limit of ${deps.config.maxReplyBytes} (--max-reply-bytes). Ask for less: list a subdirectory, read a smaller page (offset/length), or run code that prints a summary.`,
+        );
+      }
+      return result;
     } catch (error) {
-      return toToolError(error, log);
+      return toToolError(error, deps.log);
     }
   };
 }

@@ -21,7 +21,7 @@ export function registerUploadFileTool(server: McpServer, deps: ToolDeps): void 
       outputSchema: fileRefSchema.shape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps.log, async ({ session_id, host_path, destination_path, overwrite }) => {
+    guarded(deps, async ({ session_id, host_path, destination_path, overwrite }) => {
       const real = checkHostPath(host_path, access, 'read');
       const rel = sessionPath(destination_path ?? real.slice(real.lastIndexOf('/') + 1));
       const data = await readHostFile(real, config.fileLimits.maxFileBytes);

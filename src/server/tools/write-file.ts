@@ -24,7 +24,7 @@ export function registerWriteFileTool(server: McpServer, deps: ToolDeps): void {
       outputSchema: fileRefSchema.shape,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps.log, async ({ session_id, path, content, encoding, append, overwrite }) => {
+    guarded(deps, async ({ session_id, path, content, encoding, append, overwrite }) => {
       const rel = sessionPath(path);
       if (rel === '') throw new PyodideMcpError('INVALID_INPUT', 'path names the workspace directory itself; give a file name.');
       if (encoding === 'base64' && !/^[A-Za-z0-9+/]*={0,2}$/.test(content.replace(/\s+/g, ''))) {
