@@ -236,12 +236,24 @@ export async function lockdown({ runtime, log }: LockdownOptions): Promise<Lockd
 function cleanGlobals(log: (message: string) => void): string[] {
   const g = globalThis as Record<PropertyKey, unknown>;
   const removed: string[] = [];
+  // Resolve every lazy global before deleting any: loading one may need another. Node 22+ exposes most web
+  // globals as V8 lazy data properties that load their module when the descriptor is first read (Node 20 uses
+  // getters instead); measured on Node 24.21, FormData/Headers/... load undici, which reads the global MessagePort,
+  // so deleting MessagePort first broke every boot. Kept getters (process, Buffer, performance, crypto) run now too.
+  for (const key of Reflect.ownKeys(g)) {
+    const descriptor = Reflect.getOwnPropertyDescriptor(g, key);
+    if (descriptor?.get && typeof key === 'string' && KEPT_GLOBALS.has(key)) Reflect.apply(descriptor.get, g, []);
+  }
   for (const key of Reflect.ownKeys(g)) {
     if (typeof key === 'string' && KEPT_GLOBALS.has(key)) continue;
     const descriptor = Reflect.getOwnPropertyDescriptor(g, key)!;
     const isPrimitive = 'value' in descriptor && (descriptor.value === null || (typeof descriptor.value !== 'object' && typeof descriptor.value !== 'function'));
     if (isPrimitive) continue;
-    if (!Reflect.deleteProperty(g, key)) throw new Error(`lockdown: cannot remove global ${String(key)}`);
+    // A non-configurable global cannot be deleted, only emptied for good. Measured on Node 22.23 and 24.21: undici
+    // (loaded by the resolution above) keeps its global Agent, which opens real TCP connections, in
+    // globalThis[Symbol.for('undici.globalDispatcher.N')] with configurable: false, writable: true.
+    const emptied = () => 'value' in descriptor && descriptor.writable === true && Reflect.defineProperty(g, key, { value: undefined, writable: false });
+    if (!Reflect.deleteProperty(g, key) && !emptied()) throw new Error(`lockdown: cannot remove global ${String(key)}`);
     removed.push(String(key));
   }
   Object.defineProperty(g, 'process', { value: inertProcess(), writable: true, configurable: true, enumerable: false });
