@@ -13,7 +13,7 @@
  *    (engine-enforced, so a Python allocation beyond it is a MemoryError, not a host OOM).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import nodeModule, { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import v8 from 'node:v8';
 import { PACKAGE_ROOT } from '../paths.js';
@@ -85,10 +85,15 @@ export function workerReadPaths(init: { distDir: string; wheelsDir: string | nul
  * The `execArgv` for a session worker: the permission model with read access to `workerReadPaths(init)` only.
  * Empty when this Node has no permission model (the worker then relies on the in-realm layers alone).
  *
- * `--allow-worker` is needed because the worker's import firewall (module.register hooks) runs on an internal
- * thread, which Node 20 counts as a worker. Measured consequence: a Worker created FROM the session worker with
- * `execArgv: []` would run unrestricted, so the Worker constructor must stay unreachable; it is: no eval
- * (code generation off), every import()/require() refused after lockdown, and `process` replaced.
+ * `--allow-worker` is needed on Node 20 because the worker's import firewall (module.register hooks) runs on an
+ * internal thread, which counts as a worker. Measured consequence (20.20, 22.23, 24.21 alike): a Worker created
+ * FROM the session worker with `execArgv: []` runs unrestricted, so the Worker constructor must stay unreachable;
+ * it is: no eval (code generation off), every import()/require() refused after lockdown, and `process` replaced.
+ * Where Node has `module.registerHooks` (22.15+) the firewall runs in-thread and the flag is left out, so the
+ * permission model itself refuses new workers (checked from inside by `checkPermissionModel`).
+ * Measured per line: Node 20 understands only `--experimental-permission` (and prints an ExperimentalWarning),
+ * 22 and 24 `--permission` (stable); `--allow-fs-read` may be repeated, one path each, on all three; the warnings
+ * below are silenced by type on all three (24 tags them with a code, e.g. PERM0006).
  */
 export function workerSandboxExecArgv(init: { distDir: string; wheelsDir: string | null; harnessPath: string }): string[] {
   const flag = permissionFlag();
@@ -98,5 +103,6 @@ export function workerSandboxExecArgv(init: { distDir: string; wheelsDir: string
   const quiet = process.allowedNodeEnvironmentFlags.has('--disable-warning')
     ? ['--disable-warning=ExperimentalWarning', '--disable-warning=SecurityWarning']
     : [];
-  return [flag, '--allow-worker', ...quiet, ...workerReadPaths(init).map((path) => `--allow-fs-read=${path}`)];
+  const worker = typeof (nodeModule as { registerHooks?: unknown }).registerHooks === 'function' ? [] : ['--allow-worker'];
+  return [flag, ...worker, ...quiet, ...workerReadPaths(init).map((path) => `--allow-fs-read=${path}`)];
 }

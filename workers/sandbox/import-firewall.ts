@@ -10,6 +10,9 @@
  * Measured on Node 20.20: hooks registered inside a worker apply to that worker only (other workers and the main
  * thread are unaffected), and `resolve` runs for every dynamic import, also of modules already in the cache.
  * The hooks run on their own internal thread; nothing in the worker realm references it.
+ *
+ * Where Node has `module.registerHooks` (22.15+, measured on 22.23 and 24.21) the same check runs in-thread instead
+ * (`resolveSync`): no hooks thread, so the worker needs no `--allow-worker`, and it also sees require().
  */
 
 /** The specifier the worker imports to latch the firewall. */
@@ -26,11 +29,21 @@ interface ResolveContext {
 }
 type NextResolve = (specifier: string, context?: ResolveContext) => unknown;
 
-export async function resolve(specifier: string, context: ResolveContext, nextResolve: NextResolve): Promise<unknown> {
+function check(specifier: string): void {
   if (specifier === LATCH_SPECIFIER) {
     latched = true;
     throw new Error(`${REFUSAL} (latched)`);
   }
   if (latched) throw new Error(`${REFUSAL}: ${JSON.stringify(String(specifier)).slice(0, 200)}`);
+}
+
+export async function resolve(specifier: string, context: ResolveContext, nextResolve: NextResolve): Promise<unknown> {
+  check(specifier);
+  return nextResolve(specifier, context);
+}
+
+/** The same hook for `module.registerHooks` (synchronous, runs in the worker's own thread). */
+export function resolveSync(specifier: string, context: ResolveContext, nextResolve: NextResolve): unknown {
+  check(specifier);
   return nextResolve(specifier, context);
 }

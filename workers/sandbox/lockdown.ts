@@ -27,7 +27,7 @@ import nodeModule, { register } from 'node:module';
 import { constants as osConstants } from 'node:os';
 import realProcess from 'node:process';
 import type { MessagePort } from 'node:worker_threads';
-import { LATCH_SPECIFIER, REFUSAL } from './import-firewall.js';
+import { LATCH_SPECIFIER, REFUSAL, resolveSync } from './import-firewall.js';
 import type { PythonRuntime } from '../runtime/types.js';
 
 /** Text of every refusal by the sandbox (tests match on it). */
@@ -47,7 +47,10 @@ const EOPNOTSUPP = 138;
 export function prepareSandbox(): void {
   if (prepared) return;
   prepared = true;
-  register(new URL('./import-firewall.js', import.meta.url));
+  // In-thread hooks where Node has them (22.15+), else the hooks thread of module.register (Node 20), which needs
+  // --allow-worker; the host decides that flag by the same test (src/sandbox/worker-sandbox.ts).
+  if (inThreadHooks()) (nodeModule as unknown as { registerHooks(hooks: { resolve: typeof resolveSync }): unknown }).registerHooks({ resolve: resolveSync });
+  else register(new URL('./import-firewall.js', import.meta.url));
   // Emscripten (modern pyodide.asm.mjs) keeps a module-local `require` from createRequire; e.g. os.system() does
   // require('node:child_process'), crypto is required lazily. ESM hooks do not see require(); this guard does.
   const loader = nodeModule as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
@@ -88,6 +91,11 @@ export function prepareSandbox(): void {
     if (name === 'constants') return constants;
     return apply(binding, this, [name]);
   };
+}
+
+/** Whether this Node runs module hooks in-thread (`module.registerHooks`); not a named import: absent on Node 20. */
+function inThreadHooks(): boolean {
+  return typeof (nodeModule as { registerHooks?: unknown }).registerHooks === 'function';
 }
 
 /**
@@ -239,12 +247,24 @@ export async function lockdown({ runtime, log }: LockdownOptions): Promise<Lockd
 function cleanGlobals(log: (message: string) => void): string[] {
   const g = globalThis as Record<PropertyKey, unknown>;
   const removed: string[] = [];
+  // Resolve every lazy global before deleting any: loading one may need another. Node 22+ exposes most web
+  // globals as V8 lazy data properties that load their module when the descriptor is first read (Node 20 uses
+  // getters instead); measured on Node 24.21, FormData/Headers/... load undici, which reads the global MessagePort,
+  // so deleting MessagePort first broke every boot. Kept getters (process, Buffer, performance, crypto) run now too.
+  for (const key of Reflect.ownKeys(g)) {
+    const descriptor = Reflect.getOwnPropertyDescriptor(g, key);
+    if (descriptor?.get && typeof key === 'string' && KEPT_GLOBALS.has(key)) Reflect.apply(descriptor.get, g, []);
+  }
   for (const key of Reflect.ownKeys(g)) {
     if (typeof key === 'string' && KEPT_GLOBALS.has(key)) continue;
     const descriptor = Reflect.getOwnPropertyDescriptor(g, key)!;
     const isPrimitive = 'value' in descriptor && (descriptor.value === null || (typeof descriptor.value !== 'object' && typeof descriptor.value !== 'function'));
     if (isPrimitive) continue;
-    if (!Reflect.deleteProperty(g, key)) throw new Error(`lockdown: cannot remove global ${String(key)}`);
+    // A non-configurable global cannot be deleted, only emptied for good. Measured on Node 22.23 and 24.21: undici
+    // (loaded by the resolution above) keeps its global Agent, which opens real TCP connections, in
+    // globalThis[Symbol.for('undici.globalDispatcher.N')] with configurable: false, writable: true.
+    const emptied = () => 'value' in descriptor && descriptor.writable === true && Reflect.defineProperty(g, key, { value: undefined, writable: false });
+    if (!Reflect.deleteProperty(g, key) && !emptied()) throw new Error(`lockdown: cannot remove global ${String(key)}`);
     removed.push(String(key));
   }
   Object.defineProperty(g, 'process', { value: inertProcess(), writable: true, configurable: true, enumerable: false });
@@ -292,8 +312,8 @@ export function checkPermissionModel(): 'active' | 'absent' {
     if (requested) throw new Error('lockdown: the permission model was requested but is not active in this worker');
     return 'absent';
   }
-  // 'worker' stays allowed: the import firewall's hooks thread needs it (see src/permissions.ts).
-  for (const scope of ['fs.write', 'child']) {
+  // 'worker' stays allowed only where the import firewall needs a hooks thread (Node 20; src/sandbox/worker-sandbox.ts).
+  for (const scope of inThreadHooks() ? ['fs.write', 'child', 'worker'] : ['fs.write', 'child']) {
     if (permission.has(scope)) throw new Error(`lockdown: the permission model allows ${scope} in this worker`);
   }
   return 'active';
