@@ -1,7 +1,7 @@
 /**
  * One session's worker thread: boots a Pyodide runtime, loads the harness, then answers the host's
  * requests one at a time. It talks only through `parentPort` with the plain-data messages of
- * src/protocol.ts.
+ * src/contract.ts.
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -58,7 +58,7 @@ async function boot(): Promise<Booted> {
   const workspace = new Workspace(runtime.FS, init.fileLimits, errnos);
   // Files written while booting (none expected in the workspace) are not the user's changes.
   workspace.collectChanges();
-  // Security: from here on the realm holds nothing dangerous (workers/runtime/lockdown.ts). No user code ran yet.
+  // Security: from here on the realm holds nothing dangerous (workers/sandbox/lockdown.ts). No user code ran yet.
   const sandbox = await lockdown({ runtime, log });
   log(`sandbox: permission model ${sandbox.permissionModel}; removed globals: ${sandbox.removedGlobals.join(', ')}`);
   return {

@@ -1,5 +1,5 @@
 /**
- * Host-side half of the sandbox (the worker-side half is workers/runtime/lockdown.ts):
+ * Host-side half of the sandbox (the worker-side half is workers/sandbox/lockdown.ts):
  *
  *  - `workerSandboxExecArgv`: Node's permission model FOR EACH SESSION WORKER ONLY, through the Worker's
  *    `execArgv`. Measured on Node 20.20: a worker started with `--experimental-permission --allow-fs-read=<dirs>`

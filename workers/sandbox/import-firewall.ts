@@ -1,7 +1,7 @@
 /**
  * Module customization hooks (node:module `register`) for ONE session worker: the import firewall.
  *
- * Registered by workers/runtime/lockdown.ts before Pyodide boots. Until the worker latches it, every import
+ * Registered by workers/sandbox/lockdown.ts before Pyodide boots. Until the worker latches it, every import
  * resolves normally (Pyodide's loader imports node:fs, node:vm, ws ... while booting). Once latched, EVERY
  * `import()` in that worker thread is refused, whatever the specifier (`node:fs`, `data:` URLs, files) and whoever
  * asks (Function-constructed code, Pyodide's own `loadScript` or socket shim). The latch is one-way: there is no

@@ -4,10 +4,10 @@
  * closed, so this module makes the REALM harmless instead: whatever Python can reach must hold nothing dangerous.
  *
  * Layers (each measured on Node 20.20, see test/security/):
- *  1. Per-worker Node permission model (set by the host through the worker's execArgv, src/permissions.ts):
+ *  1. Per-worker Node permission model (set by the host through the worker's execArgv, src/sandbox/worker-sandbox.ts):
  *     file reads only from the distribution/package directories, no writes, no child processes, no workers,
  *     no native addons, no `process.binding`. Enforced in C++; `checkPermissionModel` verifies it from inside.
- *  2. Code generation from strings is off in session workers (host-side V8 flag, src/permissions.ts), so
+ *  2. Code generation from strings is off in session workers (host-side V8 flag, src/sandbox/worker-sandbox.ts), so
  *     `eval`, `Function(...)`, `run_js` throw EvalError: user code can only call functions that already exist.
  *  3. Import firewall: `prepareSandbox()` (before boot) registers module hooks and wraps the CommonJS loader;
  *     `lockdown()` (after boot, before the first request) latches both, so no `import()` and no `require()` of
