@@ -8,8 +8,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { CellOutcome, FileChanges, HostRequest, OutputLimits, PackageListing, RuntimeInfo, WireError, WorkerInit, WorkerMessage } from '../src/contract.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { bootRuntime } from './runtime/index.js';
+import { cellScope, fatalReason } from './sandbox/cell-scope.js';
 import { createGuardedPost, lockdown, prepareSandbox } from './sandbox/lockdown.js';
-import { Workspace, WorkspaceError, type Errnos } from './workspace.js';
+import { Workspace, WorkspaceError, WorkspaceViolation, type Errnos } from './workspace.js';
 
 const port = parentPort;
 if (!port) throw new Error('session.worker must run inside a worker thread');
@@ -80,13 +81,13 @@ async function boot(): Promise<Booted> {
  * Loads offline packages that the code imports but that are not loaded yet, like a notebook user would
  * expect `import scipy` to just work. The common case (no import statement) costs one regex test.
  */
-async function loadImportedPackages(runtime: PythonRuntime, run: (json: string) => string, code: string): Promise<string[]> {
+async function loadImportedPackages(runtime: PythonRuntime, run: (json: string) => string, workspace: Workspace, code: string): Promise<string[]> {
   if (!/\bimport\b/.test(code)) return [];
   const names = JSON.parse(run(JSON.stringify({ op: 'imports', code }))) as string[];
   const wanted = runtime.packagesForImports(names);
   if (wanted.length === 0) return [];
   try {
-    await runtime.loadPackages(wanted);
+    await workspace.trusted(() => runtime.loadPackages(wanted));
     return wanted;
   } catch (error) {
     // The cell still runs: its ImportError then tells the user what is missing.
@@ -117,20 +118,22 @@ function parseHarnessReply(reply: unknown): unknown {
 class WorkerCrash extends Error {}
 
 /**
- * `os._exit()`, `os.kill(os.getpid(), …)` and friends end Emscripten's program: it throws an ExitStatus
- * and the interpreter is not usable afterwards, so the session ends (the host terminates the worker).
+ * `os._exit()`, `os.kill(os.getpid(), …)` and friends end Emscripten's program (an ExitStatus); a JavaScript
+ * stack overflow or a wasm trap inside Python leaves Pyodide fatally broken (cell-scope.ts: fatalReason). Either
+ * way the interpreter is not usable afterwards, so the session ends (the host terminates the worker).
  */
-function runOrCrash(call: () => string): string {
+function runOrCrash<T>(call: () => T): T {
   try {
     return call();
   } catch (error) {
-    const err = error as { name?: string; message?: string; status?: number };
-    if (err?.name === 'ExitStatus' || /^Program terminated with exit\(/.test(String(err?.message))) {
-      throw new WorkerCrash(`Python ended its process (${String(err.message)}), e.g. with os._exit() or a signal to itself; the session has ended.`);
-    }
+    const reason = fatalReason(error);
+    if (reason !== null) throw new WorkerCrash(reason);
     throw error;
   }
 }
+
+/** Security: once the interpreter is gone or the workspace was tampered with, every later request says so. */
+let ended: WorkerCrash | null = null;
 
 /** Buffers of the changed files, moved (not copied) to the host. */
 function transferables(changes: FileChanges): ArrayBuffer[] {
@@ -139,13 +142,36 @@ function transferables(changes: FileChanges): ArrayBuffer[] {
 
 boot().then(
   ({ runtime, run, workspace, info }) => {
+    // The worker's own calls into Python outside a cell (cell-scope.ts refuses any other).
+    const host = <T>(work: () => T | Promise<T>) => cellScope.host(work);
+    const harness = (request: object) => parseHarnessReply(runOrCrash(() => run(JSON.stringify(request))));
     const runCell = async (id: number, code: string, limits: OutputLimits, filename?: string) => {
       // A stale interrupt (signalled just as the previous call ended) must not hit this one.
       Atomics.store(interruptSignal, 0, 0);
-      const loaded = await loadImportedPackages(runtime, run, code);
-      const outcome = workspace.enforced(() => parseHarnessReply(runOrCrash(() => run(JSON.stringify({ op: 'run', code, limits, filename }))))) as CellOutcome;
-      outcome.loaded_packages = loaded;
-      outcome.changes = workspace.collectChanges();
+      const loaded = await host(() => loadImportedPackages(runtime, run, workspace, code));
+      // Security: the cell's callbacks run inside it (settle) and nowhere else (end); see cell-scope.ts.
+      cellScope.begin();
+      let outcome: CellOutcome;
+      try {
+        let reply = harness({ op: 'run', code, limits, filename }) as CellOutcome | { settle: true; interrupted: boolean; tasks: number };
+        if ('settle' in reply && reply.settle === true) {
+          const stopped = reply.interrupted === true;
+          const settled = await cellScope.settle({
+            interrupted: () => stopped || Atomics.exchange(interruptSignal, 0, 0) !== 0,
+            pendingTasks: () => Number(harness({ op: 'tasks' })) || 0,
+            tasksAtStart: Number(reply.tasks) || 0,
+          });
+          if (settled.fatal) throw new WorkerCrash(fatalReason(settled.fatal)!);
+          const { interrupted, errors, moreErrors, pendingTimers } = settled;
+          reply = harness({ op: 'finish', interrupted, callback_errors: errors, more_errors: moreErrors, pending_timers: pendingTimers }) as CellOutcome;
+        }
+        outcome = reply as CellOutcome;
+        outcome.loaded_packages = loaded;
+        // Still inside the cell: whatever user code this triggers (it owns the realm's prototypes) is the cell's.
+        outcome.changes = workspace.collectChanges();
+      } finally {
+        cellScope.end();
+      }
       post({ id, type: 'reply', ok: true, value: outcome }, transferables(outcome.changes));
     };
     const replyWithChanges = (id: number) => {
@@ -155,6 +181,7 @@ boot().then(
 
     port.on('message', async (request: HostRequest) => {
       try {
+        if (ended) throw ended;
         switch (request.type) {
           case 'execute':
             return await runCell(request.id, request.code, request.limits);
@@ -167,12 +194,14 @@ boot().then(
             workspace.delete(request.path);
             return replyWithChanges(request.id);
           case 'load_packages':
-            await runtime.loadPackages(request.packages);
+            await host(() => workspace.trusted(() => runtime.loadPackages(request.packages)));
             post({ id: request.id, type: 'reply', ok: true, value: null });
             return;
           case 'install_wheel':
             // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
-            parseHarnessReply(run(JSON.stringify({ op: 'install_wheel', filename: request.filename, data: Buffer.from(request.data).toString('base64') })));
+            await host(() =>
+              workspace.trusted(() => harness({ op: 'install_wheel', filename: request.filename, data: Buffer.from(request.data).toString('base64') })),
+            );
             post({ id: request.id, type: 'reply', ok: true, value: null });
             return;
           case 'list_packages': {
@@ -182,7 +211,9 @@ boot().then(
           }
         }
       } catch (error) {
-        post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(error) });
+        if (error instanceof WorkspaceViolation) ended = new WorkerCrash(error.message);
+        else if (error instanceof WorkerCrash) ended = error;
+        post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(ended ?? error) });
       }
     });
     post({ type: 'ready', info });
