@@ -256,6 +256,16 @@ export const harnessRequestSchemas = {
   imported_names: z.object({ op: z.literal('imported_names'), code: z.string() }),
   run: z.object({ op: z.literal('run'), code: z.string(), limits: outputLimitsSchema, filename: z.string().optional() }),
   install_wheel: z.object({ op: z.literal('install_wheel'), filename: z.string(), data: z.string() }),
+  /** Second half of a cell, after its callbacks ran (workers/sandbox/cell-scope.ts). */
+  finish: z.object({
+    op: z.literal('finish'),
+    interrupted: z.boolean(),
+    callback_errors: z.array(z.string()),
+    more_errors: z.number(),
+    pending_timers: z.number(),
+  }),
+  /** How many asyncio tasks the cell still has pending (-1: interrupted while counting). */
+  tasks: z.object({ op: z.literal('tasks') }),
 } as const;
 export type HarnessOp = keyof typeof harnessRequestSchemas;
 export type HarnessRequestOf<K extends HarnessOp> = z.infer<(typeof harnessRequestSchemas)[K]>;
@@ -267,7 +277,10 @@ export const harnessReplySchemas = {
   import_modules: z.record(z.string(), z.string()),
   /** Top-level module names the code imports. */
   imported_names: z.array(z.string()),
-  run: cellOutcomeBase.omit({ loaded_packages: true }),
+  /** The outcome, or (when the cell left callbacks or tasks) a request to settle them and then call `finish`. */
+  run: z.union([cellOutcomeBase.omit({ loaded_packages: true }), z.object({ settle: z.literal(true), interrupted: z.boolean(), tasks: z.number() })]),
+  finish: cellOutcomeBase.omit({ loaded_packages: true }),
+  tasks: z.number(),
   install_wheel: z.null(),
 } as const satisfies Record<HarnessOp, z.ZodType>;
 export type HarnessReplyOf<K extends HarnessOp> = z.infer<(typeof harnessReplySchemas)[K]>;

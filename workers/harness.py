@@ -16,12 +16,30 @@ import os
 import sys
 import traceback
 import types
+import warnings
+import weakref
 
 _CELL_PREFIX = "<cell-"
 _HARNESS_FILE = "pyodide_mcp_harness.py"
 WORKSPACE = "/workspace"
 FIGURE_DIR = "figures"
 _QUOTA_ERRNOS = (_errno.ENOSPC, _errno.EFBIG, getattr(_errno, "EDQUOT", -1))
+# Cells may use top-level `await` (the worker keeps the event loop turning until the cell's tasks finish, see
+# workers/sandbox/cell-scope.ts). Measured before: a SyntaxError there; asyncio.run() and run_until_complete()
+# still fail as they did (Pyodide 314 needs WebAssembly stack switching, which Node 20 lacks).
+_TOP_LEVEL_AWAIT = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+_CO_COROUTINE = 0x0080
+
+# Security: the highest recursion limit a cell may set. Python frames and C frames (repr, json, pickle, map,
+# __getattr__...) share the worker thread's 4 MB JavaScript stack; overflowing it is a fatal Pyodide error, not a
+# RecursionError. Measured in a worker thread (Node 20.20), the recursion depth at which the stack overflowed:
+#   Python 3.14 (pyodide 314): plain Python recursion ~100,000 (on unwinding); through __repr__ 960, map() 1,064,
+#     __getattr__ 1,083 levels; repr/json/pickle/deepcopy of a 200,000-deep list overflow at the default limit too.
+#   Python 3.8 (pyodide 0.17): plain Python recursion 2,126; through __getattr__ 1,066, map() 796 levels (= limit
+#     1,592); C recursion counts against the limit there, so 1,000 stops all of these with a RecursionError.
+# Above the default of 1000, recursion through C overflows on both, so that is the cap. What still overflows below
+# it ends the session with that reason (the worker reports it; see workers/sandbox/cell-scope.ts fatalReason).
+_MAX_RECURSION_LIMIT = 1000
 
 # Figures go through our own matplotlib backend (Agg plus a show() that captures), written where
 # matplotlib can import it. Set before anything imports pyplot; the worker loads us before preloading.
@@ -107,8 +125,13 @@ class Session:
         self.figure_formats = ["png"]
         self.display = []
         self._outputs_this_cell = 0
+        self._cell = None
 
     def run(self, request):
+        """First half of a cell: runs its code with output captured, and leaves the capture in place so that the
+        cell's callbacks and asyncio tasks, which the worker lets run next, print into it. Returns the marker
+        {"settle": true, ...}; `finish` then returns the cell's outcome."""
+        self.abandon()  # a cell the worker could not finish (an error between the halves)
         limits = request["limits"]
         self.execution_count += 1
         self.display = []
@@ -116,27 +139,82 @@ class Session:
         filename = request.get("filename") or "%s%d>" % (_CELL_PREFIX, self.execution_count)
         stdout = BoundedStream("stdout", limits["stdout"])
         stderr = BoundedStream("stderr", limits["stderr"])
-        saved = sys.stdout, sys.stderr
+        cell = self._cell = {
+            "limits": limits,
+            "stdout": stdout,
+            "stderr": stderr,
+            "saved": (sys.stdout, sys.stderr),
+            "value": None,
+            "error": None,
+            "task": None,
+            "tasks_before": _current_tasks(),
+        }
         sys.stdout, sys.stderr = stdout, stderr
-        result = None
-        error = None
         try:
             value = self._run_cell(request["code"], filename)
-            if value is not None:
+            if isinstance(value, _CellTask):
+                cell["task"] = value.task
+            else:
+                cell["value"] = value
+        except BaseException as exc:  # noqa: B036 - SystemExit and KeyboardInterrupt are reported too
+            cell["error"] = self._describe(exc)
+        interrupted = cell["error"] is not None and cell["error"]["type"] == "KeyboardInterrupt"
+        return json.dumps({"settle": True, "interrupted": interrupted, "tasks": self.pending_tasks()})
+
+    def pending_tasks(self):
+        """asyncio tasks started during the current cell (including its top-level await) not finished yet."""
+        cell = self._cell
+        if cell is None:
+            return 0
+        pending = 0
+        if cell["task"] is not None and not cell["task"].done():
+            pending += 1
+        for task in _current_tasks():
+            if task is not cell["task"] and task not in cell["tasks_before"] and not task.done():
+                pending += 1
+        return pending
+
+    def finish(self, request):
+        """Second half of a cell, once the worker has let its callbacks run: the outcome as JSON."""
+        cell, self._cell = self._cell, None
+        if cell is None:
+            raise RuntimeError("no cell is running")
+        limits, stdout, stderr = cell["limits"], cell["stdout"], cell["stderr"]
+        result = None
+        error = cell["error"]
+        try:
+            task = cell["task"]
+            value = cell["value"]
+            if error is None and task is not None:
+                if not task.done():
+                    error = _interrupted("while awaiting the cell's top-level await")
+                elif task.cancelled():
+                    error = {"type": "CancelledError", "message": "the cell's task was cancelled", "traceback": ""}
+                elif task.exception() is not None:
+                    error = self._describe(task.exception())
+                else:
+                    value = task.result()
+            if error is None and request.get("interrupted"):
+                error = _interrupted("while the cell's callbacks or asyncio tasks were still running")
+            if error is None and value is not None:
                 self.namespace["_"] = value
                 # A notebook shows HTML for the last value; a model reads the text repr better, so
                 # HTML is kept for explicit display() calls.
                 self.show_rich(value, html=False)
                 result = repr(value)
-        except BaseException as exc:  # noqa: B036 - SystemExit and KeyboardInterrupt are reported too
+        except BaseException as exc:  # noqa: B036
             error = self._describe(exc)
         finally:
+            try:
+                self._report_leftovers(cell, request)
+            except Exception:
+                pass
             # Figures left open are shown, as a notebook would, even when the cell raised.
             try:
                 self.capture_figures()
             except Exception as exc:
                 stderr.write("pyodide-mcp: could not save a figure: %s\n" % (exc,))
-            sys.stdout, sys.stderr = saved
+            sys.stdout, sys.stderr = cell["saved"]
         truncated = {}
         if stdout.omitted:
             truncated["stdout"] = stdout.omitted
@@ -160,6 +238,31 @@ class Session:
                 "display": self.display,
             }
         )
+
+    def abandon(self):
+        """A cell that cannot finish normally (an interrupt hit the harness itself): output capture is undone."""
+        cell, self._cell = self._cell, None
+        if cell is not None:
+            sys.stdout, sys.stderr = cell["saved"]
+
+    def _report_leftovers(self, cell, request):
+        """Tells the user, on the cell's stderr, what of the cell's background work did not run."""
+        stderr = cell["stderr"]
+        for text in request.get("callback_errors") or ():
+            stderr.write("pyodide-mcp: exception in a JavaScript callback of this cell: %s\n" % (text.rstrip(),))
+        if request.get("more_errors"):
+            stderr.write("(%d more callback exception(s) not shown)\n" % (request["more_errors"],))
+        left = [task for task in _current_tasks() if task is not cell["task"] and task not in cell["tasks_before"] and not task.done()]
+        if left:
+            stderr.write(
+                "pyodide-mcp: %d asyncio task(s) started by this cell had not finished when it ended; they will not "
+                "run any further (a cell waits for its tasks only until its time limit).\n" % (len(left),)
+            )
+        if request.get("pending_timers"):
+            stderr.write(
+                "pyodide-mcp: %d JavaScript timer(s) of this cell had not fired when it ended and were cancelled "
+                "(callbacks run only while their cell runs).\n" % (request["pending_timers"],)
+            )
 
     def _output_path(self, extension):
         self._outputs_this_cell += 1
@@ -225,10 +328,28 @@ class Session:
         last_expr = None
         if tree.body and isinstance(tree.body[-1], ast.Expr):
             last_expr = ast.Expression(tree.body.pop().value)
-        exec(compile(tree, filename, "exec"), self.namespace)
-        if last_expr is not None:
-            return eval(compile(last_expr, filename, "eval"), self.namespace)
+        body = compile(tree, filename, "exec", flags=_TOP_LEVEL_AWAIT)
+        last = compile(last_expr, filename, "eval", flags=_TOP_LEVEL_AWAIT) if last_expr is not None else None
+        if (body.co_flags | (last.co_flags if last is not None else 0)) & _CO_COROUTINE:
+            # Top-level await: the cell becomes an asyncio task; the worker waits for it, `finish` reports it.
+            import asyncio
+
+            return _CellTask(asyncio.ensure_future(self._run_async(body, last)))
+        exec(body, self.namespace)
+        if last is not None:
+            return eval(last, self.namespace)
         return None
+
+    async def _run_async(self, body, last):
+        pending = eval(body, self.namespace)
+        if body.co_flags & _CO_COROUTINE:
+            await pending
+        if last is None:
+            return None
+        value = eval(last, self.namespace)
+        if last.co_flags & _CO_COROUTINE:
+            value = await value
+        return value
 
     def _describe(self, exc):
         if isinstance(exc, SyntaxError):
@@ -253,6 +374,57 @@ def _call_repr(value, method):
         return function()
     except Exception:
         return None
+
+
+class _CellTask(object):
+    """Marks the asyncio task of a cell with top-level await (so a cell whose value is a task stays a value)."""
+
+    def __init__(self, task):
+        self.task = task
+
+
+def _current_tasks():
+    """The unfinished asyncio tasks of the session's event loop (a weak set; empty while asyncio is unused)."""
+    asyncio = sys.modules.get("asyncio")
+    tasks = weakref.WeakSet()
+    if asyncio is None:
+        return tasks
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            loop = asyncio.get_event_loop()
+            tasks.update(asyncio.all_tasks(loop))
+    except Exception:
+        pass
+    return tasks
+
+
+def _interrupted(when):
+    return {"type": "KeyboardInterrupt", "message": when, "traceback": "KeyboardInterrupt: %s\n" % (when,)}
+
+
+def _cap_recursion_limit():
+    """sys.setrecursionlimit accepts at most _MAX_RECURSION_LIMIT (higher values are lowered, with a warning)."""
+    original = sys.setrecursionlimit
+
+    def setrecursionlimit(limit):
+        import operator
+
+        limit = operator.index(limit)
+        if limit > _MAX_RECURSION_LIMIT:
+            warnings.warn(
+                "sys.setrecursionlimit(%d) was lowered to %d: deeper recursion would overflow the JavaScript stack "
+                "of this sandbox, which ends the session" % (limit, _MAX_RECURSION_LIMIT),
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            limit = _MAX_RECURSION_LIMIT
+        original(limit)
+
+    setrecursionlimit.__doc__ = original.__doc__
+    sys.setrecursionlimit = setrecursionlimit
+    if sys.getrecursionlimit() > _MAX_RECURSION_LIMIT:
+        original(_MAX_RECURSION_LIMIT)
 
 
 def _install_display_helpers(session):
@@ -364,6 +536,7 @@ def imported_names(code):
 
 
 _prepare_environment()
+_cap_recursion_limit()
 _session = Session()
 _install_display_helpers(_session)
 
@@ -381,18 +554,26 @@ HARNESS_OPS = {
     "imported_names": ["code"],
     "run": ["code", "limits", "filename"],
     "install_wheel": ["filename", "data"],
+    "finish": ["interrupted", "callback_errors", "more_errors", "pending_timers"],
+    "tasks": [],
 }
 
 
 def entry(request_json):
     request = json.loads(request_json)
     op = request.get("op", "run")
-    if op == "run":
+    if op == "tasks":
         try:
-            return _session.run(request)
+            return json.dumps(_session.pending_tasks())
+        except KeyboardInterrupt:
+            return json.dumps(-1)  # the host's interrupt: the worker stops waiting
+    if op in ("run", "finish"):
+        try:
+            return _session.run(request) if op == "run" else _session.finish(request)
         except KeyboardInterrupt:
             # A repeated interrupt that arrived after the user's code had stopped, while the harness was
             # building the reply: the cell was interrupted either way.
+            _session.abandon()
             return json.dumps(
                 {
                     "stdout": "",

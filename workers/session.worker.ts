@@ -5,11 +5,25 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { HarnessOp, HarnessReplyOf, HarnessRequestOf, OutputLimits, PackageListing, RuntimeInfo, SessionMessage, SessionRequest, WireError, WorkerCellOutcome, WorkerFileChanges, WorkerInit } from '../src/contract.js';
+import type {
+  HarnessOp,
+  HarnessReplyOf,
+  HarnessRequestOf,
+  OutputLimits,
+  PackageListing,
+  RuntimeInfo,
+  SessionMessage,
+  SessionRequest,
+  WireError,
+  WorkerCellOutcome,
+  WorkerFileChanges,
+  WorkerInit,
+} from '../src/contract.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { bootRuntime } from './runtime/index.js';
+import { cellScope, fatalReason } from './sandbox/cell-scope.js';
 import { createGuardedPost, lockdown, prepareSandbox } from './sandbox/lockdown.js';
-import { Workspace, WorkspaceError, type Errnos } from './workspace.js';
+import { Workspace, WorkspaceError, WorkspaceViolation, type Errnos } from './workspace.js';
 
 const port = parentPort;
 if (!port) throw new Error('session.worker must run inside a worker thread');
@@ -21,7 +35,7 @@ const interruptSignal = new Int32Array(init.interruptBuffer);
 
 interface Booted {
   runtime: PythonRuntime;
-  run: Harness;
+  harness: Harness;
   workspace: Workspace;
   info: RuntimeInfo;
 }
@@ -47,12 +61,13 @@ async function boot(): Promise<Booted> {
   // rebinding names in __main__ cannot redirect the worker. The source is ours, embedded as a JSON
   // string literal (valid Python), never user input.
   const source = readFileSync(init.harnessPath, 'utf8');
-  const entry = runtime.bindFunction(
+  const harness = bindHarness(
+    runtime.bindFunction(
     `(lambda src, types, sys: (lambda m: (exec(compile(src, 'pyodide_mcp_harness.py', 'exec'), m.__dict__),` +
       ` sys.modules.__setitem__('pyodide_mcp_harness', m), m.entry)[-1])(types.ModuleType('pyodide_mcp_harness')))` +
       `(${JSON.stringify(source)}, __import__('types'), __import__('sys'))`,
+    ),
   );
-  const harness = bindHarness(entry);
   const errnos: Errnos = harness('configure', { figure_formats: init.figureFormats });
   const packages = harness('import_modules', { names: init.preload });
   const workspace = new Workspace(runtime.FS, init.fileLimits, errnos);
@@ -63,7 +78,7 @@ async function boot(): Promise<Booted> {
   log(`sandbox: permission model ${sandbox.permissionModel}; removed globals: ${sandbox.removedGlobals.join(', ')}`);
   return {
     runtime,
-    run: harness,
+    harness,
     workspace,
     info: {
       kind: runtime.kind,
@@ -81,13 +96,13 @@ async function boot(): Promise<Booted> {
  * Loads offline packages that the code imports but that are not loaded yet, like a notebook user would
  * expect `import scipy` to just work. The common case (no import statement) costs one regex test.
  */
-async function loadImportedPackages(runtime: PythonRuntime, run: Harness, code: string): Promise<string[]> {
+async function loadImportedPackages(runtime: PythonRuntime, harness: Harness, workspace: Workspace, code: string): Promise<string[]> {
   if (!/\bimport\b/.test(code)) return [];
-  const names = run('imported_names', { code });
+  const names = harness('imported_names', { code });
   const wanted = runtime.packagesForImports(names);
   if (wanted.length === 0) return [];
   try {
-    await runtime.loadPackages(wanted);
+    await workspace.trusted(() => runtime.loadPackages(wanted));
     return wanted;
   } catch (error) {
     // The cell still runs: its ImportError then tells the user what is missing.
@@ -115,6 +130,8 @@ function parseHarnessReply(reply: unknown): unknown {
   return JSON.parse(reply);
 }
 
+class WorkerCrash extends Error {}
+
 /** Calls the harness with one op of the contract (src/contract.ts, harnessRequestSchemas). */
 type Harness = <K extends HarnessOp>(op: K, fields: Omit<HarnessRequestOf<K>, 'op'>) => HarnessReplyOf<K>;
 
@@ -126,23 +143,23 @@ function bindHarness(entry: (json: string) => string): Harness {
   return (op, fields) => parseHarnessReply(runOrCrash(() => entry(JSON.stringify({ op, ...fields })))) as HarnessReplyOf<typeof op>;
 }
 
-class WorkerCrash extends Error {}
-
 /**
- * `os._exit()`, `os.kill(os.getpid(), …)` and friends end Emscripten's program: it throws an ExitStatus
- * and the interpreter is not usable afterwards, so the session ends (the host terminates the worker).
+ * `os._exit()`, `os.kill(os.getpid(), …)` and friends end Emscripten's program (an ExitStatus); a JavaScript
+ * stack overflow or a wasm trap inside Python leaves Pyodide fatally broken (cell-scope.ts: fatalReason). Either
+ * way the interpreter is not usable afterwards, so the session ends (the host terminates the worker).
  */
-function runOrCrash(call: () => string): string {
+function runOrCrash<T>(call: () => T): T {
   try {
     return call();
   } catch (error) {
-    const err = error as { name?: string; message?: string; status?: number };
-    if (err?.name === 'ExitStatus' || /^Program terminated with exit\(/.test(String(err?.message))) {
-      throw new WorkerCrash(`Python ended its process (${String(err.message)}), e.g. with os._exit() or a signal to itself; the session has ended.`);
-    }
+    const reason = fatalReason(error);
+    if (reason !== null) throw new WorkerCrash(reason);
     throw error;
   }
 }
+
+/** Security: once the interpreter is gone or the workspace was tampered with, every later request says so. */
+let ended: WorkerCrash | null = null;
 
 /** Buffers of the changed files, moved (not copied) to the host. */
 function transferables(changes: WorkerFileChanges): ArrayBuffer[] {
@@ -150,13 +167,35 @@ function transferables(changes: WorkerFileChanges): ArrayBuffer[] {
 }
 
 boot().then(
-  ({ runtime, run, workspace, info }) => {
+  ({ runtime, harness, workspace, info }) => {
+    // The worker's own calls into Python outside a cell (cell-scope.ts refuses any other).
+    const host = <T>(work: () => T | Promise<T>) => cellScope.host(work);
     const runCell = async (id: number, code: string, limits: OutputLimits, filename?: string) => {
       // A stale interrupt (signalled just as the previous call ended) must not hit this one.
       Atomics.store(interruptSignal, 0, 0);
-      const loaded = await loadImportedPackages(runtime, run, code);
-      const ran = workspace.enforced(() => run('run', { code, limits, filename }));
-      const outcome: WorkerCellOutcome = { ...ran, loaded_packages: loaded, changes: workspace.collectChanges() };
+      const loaded = await host(() => loadImportedPackages(runtime, harness, workspace, code));
+      // Security: the cell's callbacks run inside it (settle) and nowhere else (end); see cell-scope.ts.
+      cellScope.begin();
+      let outcome: WorkerCellOutcome;
+      try {
+        let reply = harness('run', { code, limits, filename });
+        if ('settle' in reply && reply.settle === true) {
+          const stopped = reply.interrupted === true;
+          const settled = await cellScope.settle({
+            interrupted: () => stopped || Atomics.exchange(interruptSignal, 0, 0) !== 0,
+            pendingTasks: () => Number(harness('tasks', {})) || 0,
+            tasksAtStart: Number(reply.tasks) || 0,
+          });
+          if (settled.fatal) throw new WorkerCrash(fatalReason(settled.fatal)!);
+          const { interrupted, errors, moreErrors, pendingTimers } = settled;
+          reply = harness('finish', { interrupted, callback_errors: errors, more_errors: moreErrors, pending_timers: pendingTimers });
+        }
+        if ('settle' in reply) throw new WorkerCrash('The harness asked to settle a cell twice; the session cannot continue.');
+        // Still inside the cell: whatever user code this triggers (it owns the realm's prototypes) is the cell's.
+        outcome = { ...reply, loaded_packages: loaded, changes: workspace.collectChanges() };
+      } finally {
+        cellScope.end();
+      }
       post({ id, type: 'reply', ok: true, value: outcome }, transferables(outcome.changes));
     };
     const replyWithChanges = (id: number) => {
@@ -166,6 +205,7 @@ boot().then(
 
     port.on('message', async (request: SessionRequest) => {
       try {
+        if (ended) throw ended;
         switch (request.type) {
           case 'execute':
             return await runCell(request.id, request.code, request.limits);
@@ -178,12 +218,14 @@ boot().then(
             workspace.delete(request.path);
             return replyWithChanges(request.id);
           case 'load_packages':
-            await runtime.loadPackages(request.packages);
+            await host(() => workspace.trusted(() => runtime.loadPackages(request.packages)));
             post({ id: request.id, type: 'reply', ok: true, value: null });
             return;
           case 'install_wheel':
             // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
-            run('install_wheel', { filename: request.filename, data: Buffer.from(request.data).toString('base64') });
+            await host(() =>
+              workspace.trusted(() => harness('install_wheel', { filename: request.filename, data: Buffer.from(request.data).toString('base64') })),
+            );
             post({ id: request.id, type: 'reply', ok: true, value: null });
             return;
           case 'list_packages': {
@@ -193,7 +235,9 @@ boot().then(
           }
         }
       } catch (error) {
-        post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(error) });
+        if (error instanceof WorkspaceViolation) ended = new WorkerCrash(error.message);
+        else if (error instanceof WorkerCrash) ended = error;
+        post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(ended ?? error) });
       }
     });
     post({ type: 'ready', info });

@@ -197,7 +197,11 @@ export class SessionChannel {
     const waiter = this.pending.get(message.id);
     if (!waiter) return this.kill(`answered a request it was never sent (id ${message.id})`);
     this.pending.delete(message.id);
-    if (!message.ok) return waiter.reject(wireToError(message.error));
+    if (!message.ok) {
+      // The worker reports its interpreter gone (or its workspace tampered with): the session is over, whatever the op.
+      if (message.error.code === 'WORKER_CRASHED') return this.kill(`ended: ${message.error.message.replace(/\.$/, '')}`);
+      return waiter.reject(wireToError(message.error));
+    }
     const value = REPLIES[waiter.op].safeParse(message.value);
     if (!value.success) {
       const issue = value.error.issues[0];

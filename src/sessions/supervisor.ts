@@ -58,7 +58,9 @@ export class Supervisor {
       // What the worker writes to its stdout/stderr is logged, never passed to a protocol stream.
       stdout: true,
       stderr: true,
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+      // 16 MB of stack (Node's default is 4): measured, deep recursion through C (repr of a 200,000-deep list)
+      // overflows 4 MB below Python's default recursion limit; an overflow ends the session, more stack ends fewer.
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb, stackSizeMb: 16 },
     });
     this.worker.stdout.on('data', (chunk: Buffer) => this.log(`[worker stdout] ${chunk.toString().trimEnd()}`));
     this.worker.stderr.on('data', (chunk: Buffer) => this.log(`[worker stderr] ${chunk.toString().trimEnd()}`));

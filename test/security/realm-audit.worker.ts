@@ -13,6 +13,7 @@ import realProcess from 'node:process';
 import vm from 'node:vm';
 import * as workerThreads from 'node:worker_threads';
 import { bootRuntime } from '../../workers/runtime/index.js';
+import { cellScope } from '../../workers/sandbox/cell-scope.js';
 import { lockdown, prepareSandbox } from '../../workers/sandbox/lockdown.js';
 
 const init = workerThreads.workerData as { kind: 'modern' | 'legacy'; distDir: string; control?: boolean };
@@ -65,7 +66,8 @@ async function main(port: workerThreads.MessagePort): Promise<void> {
   const runtime = await bootRuntime(init.kind, { distDir: init.distDir, wheelsDir: null, log: () => {} });
   // control: walk WITHOUT lockdown, to show the walk finds what it looks for.
   const report = init.control ? { removedGlobals: [], permissionModel: 'skipped' } : await lockdown({ runtime, log: () => {} });
-  const api = runtime.runPython(`__import__('pyodide_js')`) as Record<string, any>;
+  // The worker's own call into Python after lockdown (cell-scope.ts refuses any other outside a cell).
+  const api = (await cellScope.host(() => runtime.runPython(`__import__('pyodide_js')`))) as Record<string, any>;
   const isPyProxy = (value: unknown): boolean => {
     try {
       if (typeof api.isPyProxy === 'function') return api.isPyProxy(value) as boolean;
@@ -74,7 +76,11 @@ async function main(port: workerThreads.MessagePort): Promise<void> {
       return true;
     }
   };
-  const timer = setTimeout(() => {}, 1_000_000);
+  // What user code gets back from a timer: after lockdown only inside a cell, and a plain number (a Node Timeout
+  // would hand out refresh() and its constructor, which schedule around the cell scope).
+  if (!init.control) cellScope.begin();
+  const timer = setTimeout(() => {}, 1_000_000) as unknown;
+  if (!init.control) cellScope.end();
   const roots: [unknown, string][] = [
     [globalThis, 'globalThis'],
     [api, 'pyodide_js'],
@@ -84,6 +90,7 @@ async function main(port: workerThreads.MessagePort): Promise<void> {
   ];
   const seen = new Set<unknown>();
   const findings: string[] = [];
+  if (!init.control && typeof timer !== 'number') findings.push(`setTimeout returned a ${typeof timer}, not a number`);
   const queue: [unknown, string][] = [...roots];
   let visited = 0;
   while (queue.length > 0) {
@@ -132,7 +139,7 @@ async function main(port: workerThreads.MessagePort): Promise<void> {
       // revoked proxy
     }
   }
-  clearTimeout(timer);
+  clearTimeout(timer as NodeJS.Timeout);
   let evalWorks = true;
   try {
     new Function('return 1');

@@ -27,6 +27,7 @@ import nodeModule, { register } from 'node:module';
 import { constants as osConstants } from 'node:os';
 import realProcess from 'node:process';
 import type { MessagePort } from 'node:worker_threads';
+import { cellScope } from './cell-scope.js';
 import { LATCH_SPECIFIER, REFUSAL, resolveSync } from './import-firewall.js';
 import type { PythonRuntime } from '../runtime/types.js';
 
@@ -231,6 +232,8 @@ export async function lockdown({ runtime, log }: LockdownOptions): Promise<Lockd
 
   // 4. The realm's globals: allow-list.
   const removedGlobals = cleanGlobals(log);
+  // Security: from here user code runs only inside a cell (timers, promise reactions, calls into Python; cell-scope.ts).
+  cellScope.install({ module, api, log });
 
   // 5. The permission model (layer 1), if the host asked for it, and no code generation from strings (layer 2).
   const permissionModel = checkPermissionModel();
