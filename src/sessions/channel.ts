@@ -199,13 +199,17 @@ export class SessionChannel {
     this.pending.delete(message.id);
     if (!message.ok) {
       // The worker reports its interpreter gone (or its workspace tampered with): the session is over, whatever the op.
-      if (message.error.code === 'WORKER_CRASHED') return this.kill(`ended: ${message.error.message.replace(/\.$/, '')}`);
+      if (message.error.code === 'WORKER_CRASHED') {
+        this.kill(`ended: ${message.error.message.replace(/\.$/, '')}`);
+        return waiter.reject(this.deadReason!);
+      }
       return waiter.reject(wireToError(message.error));
     }
     const value = REPLIES[waiter.op].safeParse(message.value);
     if (!value.success) {
       const issue = value.error.issues[0];
-      return this.kill(`sent an invalid ${waiter.op} reply (${issue?.path.join('.')}: ${issue?.message})`);
+      this.kill(`sent an invalid ${waiter.op} reply (${issue?.path.join('.')}: ${issue?.message})`);
+      return waiter.reject(this.deadReason!);
     }
     waiter.resolve(value.data);
   }
