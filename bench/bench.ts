@@ -42,7 +42,9 @@ function record(metric: string, values: number[], unit: string, target?: string,
   const row: Row = { metric, p50: percentile(values, 50), p95: percentile(values, 95), n: values.length, unit, target, note };
   if (withP99) row.p99 = percentile(values, 99);
   rows.push(row);
-  log(`${metric}: p50 ${row.p50?.toFixed(2)} ${unit}, p95 ${row.p95?.toFixed(2)}${withP99 ? `, p99 ${row.p99?.toFixed(2)}` : ''} (n=${values.length})`);
+  log(
+    `${metric}: p50 ${row.p50?.toFixed(2)} ${unit}, p95 ${row.p95?.toFixed(2)}${withP99 ? `, p99 ${row.p99?.toFixed(2)}` : ''} (n=${values.length})`,
+  );
   return row;
 }
 
@@ -119,7 +121,14 @@ async function warmCreate(preload: string, label: string, isolation: Isolation):
   }
   await server.close();
   const row = record(`create_session, warm pool hit (${label}, ${isolation})`, creates, 'ms', '< 50 ms');
-  if (firstUse.length > 0) record(`first execute_code using numpy+pandas+matplotlib (${label}, ${isolation}, fresh warm session)`, firstUse, 'ms', 'no import cost', 'includes the first plot');
+  if (firstUse.length > 0)
+    record(
+      `first execute_code using numpy+pandas+matplotlib (${label}, ${isolation}, fresh warm session)`,
+      firstUse,
+      'ms',
+      'no import cost',
+      'includes the first plot',
+    );
   return row.p50!;
 }
 
@@ -149,7 +158,14 @@ async function roundTrip(isolation: Isolation): Promise<void> {
     times.push(ms);
   }
   await server.close();
-  record(`execute_code "1+1" round trip (warm session, stdio + SDK client, ${isolation})`, times, 'ms', 'p50 < 1 ms, p99 < 3 ms', undefined, true);
+  record(
+    `execute_code "1+1" round trip (warm session, stdio + SDK client, ${isolation})`,
+    times,
+    'ms',
+    'p50 < 1 ms, p99 < 3 ms',
+    undefined,
+    true,
+  );
 }
 
 /** 4. Time from the deadline to the reply: interruptible loop, and a loop that ignores interrupts. */
@@ -186,8 +202,22 @@ async function memory(preload: string, label: string, isolation: Isolation): Pro
   const total = rssMb(server.pid);
   await server.close();
   const per = (total - base) / k;
-  rows.push({ metric: `RSS per idle session (${label}, ${isolation})`, p50: per, p95: null, n: k, unit: 'MB', note: `server alone ${base.toFixed(0)} MB; ${k} sessions ${total.toFixed(0)} MB` });
-  rows.push({ metric: `idle sessions in 8 GB (${label}, ${isolation})`, p50: Math.floor((8192 - base) / per), p95: null, n: k, unit: 'sessions', target: '≥ 20' });
+  rows.push({
+    metric: `RSS per idle session (${label}, ${isolation})`,
+    p50: per,
+    p95: null,
+    n: k,
+    unit: 'MB',
+    note: `server alone ${base.toFixed(0)} MB; ${k} sessions ${total.toFixed(0)} MB`,
+  });
+  rows.push({
+    metric: `idle sessions in 8 GB (${label}, ${isolation})`,
+    p50: Math.floor((8192 - base) / per),
+    p95: null,
+    n: k,
+    unit: 'sessions',
+    target: '≥ 20',
+  });
   log(`memory ${label}, ${isolation}: ${per.toFixed(1)} MB per session`);
 }
 
@@ -206,7 +236,15 @@ async function parallelism(): Promise<void> {
   });
   const [parallel] = await timed(() => Promise.all([run(a), run(b)]));
   await server.close();
-  rows.push({ metric: 'two CPU-bound sessions: sequential / parallel', p50: sequential / parallel, p95: null, n: 1, unit: '× speed-up', target: '≥ 1.8', note: `sequential ${sequential.toFixed(0)} ms, parallel ${parallel.toFixed(0)} ms` });
+  rows.push({
+    metric: 'two CPU-bound sessions: sequential / parallel',
+    p50: sequential / parallel,
+    p95: null,
+    n: 1,
+    unit: '× speed-up',
+    target: '≥ 1.8',
+    note: `sequential ${sequential.toFixed(0)} ms, parallel ${parallel.toFixed(0)} ms`,
+  });
   log(`speed-up ${(sequential / parallel).toFixed(2)}`);
 }
 
@@ -217,7 +255,9 @@ async function naiveBaseline(preload: string, label: string, ourP50: number): Pr
     const [ms] = await timed(
       () =>
         new Promise<void>((resolve, reject) => {
-          const worker = new Worker(new URL('./naive-worker.js', import.meta.url), { workerData: { preload: preload === 'none' ? [] : preload.split(',') } });
+          const worker = new Worker(new URL('./naive-worker.js', import.meta.url), {
+            workerData: { preload: preload === 'none' ? [] : preload.split(',') },
+          });
           worker.once('message', (m: { ok: boolean; error?: string }) => {
             void worker.terminate();
             if (m.ok) resolve();
@@ -229,7 +269,14 @@ async function naiveBaseline(preload: string, label: string, ourP50: number): Pr
     times.push(ms);
   }
   const row = record(`naive baseline: fresh loadPyodide + packages per session (${label})`, times, 'ms');
-  rows.push({ metric: `warm create vs naive baseline (${label})`, p50: row.p50! / ourP50, p95: null, n: times.length, unit: '× faster', target: '≥ 100' });
+  rows.push({
+    metric: `warm create vs naive baseline (${label})`,
+    p50: row.p50! / ourP50,
+    p95: null,
+    n: times.length,
+    unit: '× faster',
+    target: '≥ 100',
+  });
 }
 
 async function main(): Promise<void> {
@@ -259,7 +306,9 @@ async function main(): Promise<void> {
     '',
     '| metric | p50 | p95 | p99 | n | unit | target | note |',
     '|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.metric} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.n} | ${r.unit} | ${r.target ?? ''} | ${r.note ?? ''} |`),
+    ...rows.map(
+      (r) => `| ${r.metric} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.n} | ${r.unit} | ${r.target ?? ''} | ${r.note ?? ''} |`,
+    ),
   ].join('\n');
   process.stdout.write(table + '\n');
   const out = join(HERE, '..', '..', 'bench', 'results');

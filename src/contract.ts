@@ -187,7 +187,10 @@ const replyMessage = z.union([
 export const sessionMessageSchema = z.union([
   z.object({ type: z.literal('ready'), info: runtimeInfoSchema }),
   z.object({ type: z.literal('boot_failed'), error: wireErrorSchema }),
-  z.object({ type: z.literal('log'), message: z.string().transform((m) => (m.length > MAX_LOG_CHARS ? `${m.slice(0, MAX_LOG_CHARS)} [... cut]` : m)) }),
+  z.object({
+    type: z.literal('log'),
+    message: z.string().transform((m) => (m.length > MAX_LOG_CHARS ? `${m.slice(0, MAX_LOG_CHARS)} [... cut]` : m)),
+  }),
   /** A memory snapshot the worker made right after boot (before any user code), when asked to. */
   z.object({ type: z.literal('snapshot'), data: bytes.refine((d) => d.byteLength > 0 && d.byteLength < 512 * 2 ** 20, 'snapshot size') }),
   /** The supervisor found the session breaking a limit it cannot be allowed to break; the server ends it. */
@@ -272,13 +275,24 @@ export type HarnessRequestOf<K extends HarnessOp> = z.infer<(typeof harnessReque
 
 export const harnessReplySchemas = {
   /** errno numbers of this interpreter's libc, for the file quota. */
-  configure: z.object({ ENOSPC: z.number(), EFBIG: z.number(), EDQUOT: z.number(), ENOENT: z.number(), EEXIST: z.number(), EISDIR: z.number(), EACCES: z.number() }),
+  configure: z.object({
+    ENOSPC: z.number(),
+    EFBIG: z.number(),
+    EDQUOT: z.number(),
+    ENOENT: z.number(),
+    EEXIST: z.number(),
+    EISDIR: z.number(),
+    EACCES: z.number(),
+  }),
   /** Imported module → version. */
   import_modules: z.record(z.string(), z.string()),
   /** Top-level module names the code imports. */
   imported_names: z.array(z.string()),
   /** The outcome, or (when the cell left callbacks or tasks) a request to settle them and then call `finish`. */
-  run: z.union([cellOutcomeBase.omit({ loaded_packages: true }), z.object({ settle: z.literal(true), interrupted: z.boolean(), tasks: z.number() })]),
+  run: z.union([
+    cellOutcomeBase.omit({ loaded_packages: true }),
+    z.object({ settle: z.literal(true), interrupted: z.boolean(), tasks: z.number() }),
+  ]),
   finish: cellOutcomeBase.omit({ loaded_packages: true }),
   tasks: z.number(),
   install_wheel: z.null(),

@@ -8,17 +8,46 @@ import { describe, it } from 'node:test';
 import { harnessRequestSchemas, MAX_LOG_CHARS, parseRequest, REPLIES, sessionMessageSchema, WORKER_REPLIES } from '../src/contract.js';
 import { HARNESS_PATH } from '../src/paths.js';
 
-const outcome = { stdout: '', stderr: '', result: '2', error: null, execution_count: 1, truncated: null, loaded_packages: [], display: [], changes: { written: [], deleted: [] } };
+const outcome = {
+  stdout: '',
+  stderr: '',
+  result: '2',
+  error: null,
+  execution_count: 1,
+  truncated: null,
+  loaded_packages: [],
+  display: [],
+  changes: { written: [], deleted: [] },
+};
 
 describe('messages from a session', () => {
   it('rejects anything that is not in the contract', () => {
-    for (const raw of [null, 'ready', 42, [], {}, { type: 'nope' }, { type: 'ready' }, { type: 'ready', info: { kind: 'evil' } },
-      { type: 'log', message: 5 }, { type: 'reply', id: -1, ok: true }, { type: 'reply', id: 1.5, ok: true, value: 1 }, { type: 'reply', id: 1 },
-      { type: 'reply', id: 1, ok: false, error: 'boom' }, { type: 'boot_failed', error: { code: 1 } }, { type: 'snapshot', data: 'bytes' },
-      { type: 'fatal', reason: 'x'.repeat(10_000) }]) {
+    for (const raw of [
+      null,
+      'ready',
+      42,
+      [],
+      {},
+      { type: 'nope' },
+      { type: 'ready' },
+      { type: 'ready', info: { kind: 'evil' } },
+      { type: 'log', message: 5 },
+      { type: 'reply', id: -1, ok: true },
+      { type: 'reply', id: 1.5, ok: true, value: 1 },
+      { type: 'reply', id: 1 },
+      { type: 'reply', id: 1, ok: false, error: 'boom' },
+      { type: 'boot_failed', error: { code: 1 } },
+      { type: 'snapshot', data: 'bytes' },
+      { type: 'fatal', reason: 'x'.repeat(10_000) },
+    ]) {
       assert.equal(sessionMessageSchema.safeParse(raw).success, false, JSON.stringify(raw)?.slice(0, 80));
     }
-    assert.deepEqual(sessionMessageSchema.parse({ type: 'reply', id: 3, ok: true, value: null }), { type: 'reply', id: 3, ok: true, value: null });
+    assert.deepEqual(sessionMessageSchema.parse({ type: 'reply', id: 3, ok: true, value: null }), {
+      type: 'reply',
+      id: 3,
+      ok: true,
+      value: null,
+    });
   });
 
   it('cuts oversized log lines', () => {
@@ -54,9 +83,19 @@ describe('the harness mirrors the contract', () => {
     const block = /^HARNESS_OPS = \{\n([\s\S]*?)\n\}/m.exec(source);
     assert.ok(block, 'workers/harness.py defines HARNESS_OPS');
     const ops = Object.fromEntries(
-      [...block[1]!.matchAll(/^\s+"(\w+)": \[([^\]]*)\],$/gm)].map(([, op, fields]) => [op, [...fields!.matchAll(/"(\w+)"/g)].map((m) => m[1]).sort()]),
+      [...block[1]!.matchAll(/^\s+"(\w+)": \[([^\]]*)\],$/gm)].map(([, op, fields]) => [
+        op,
+        [...fields!.matchAll(/"(\w+)"/g)].map((m) => m[1]).sort(),
+      ]),
     );
-    const expected = Object.fromEntries(Object.entries(harnessRequestSchemas).map(([op, schema]) => [op, Object.keys(schema.shape).filter((k) => k !== 'op').sort()]));
+    const expected = Object.fromEntries(
+      Object.entries(harnessRequestSchemas).map(([op, schema]) => [
+        op,
+        Object.keys(schema.shape)
+          .filter((k) => k !== 'op')
+          .sort(),
+      ]),
+    );
     assert.deepEqual(ops, expected);
     // And the entry point dispatches each of them.
     const entry = source.slice(source.indexOf('def entry('));

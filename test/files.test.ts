@@ -6,7 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseConfig, type Config } from '../src/server/config.js';
-import { checkHostPath, isInside, mimeType, readHostFile, sensitiveReason, sessionPath, sessionUri, writeHostFile } from '../src/sandbox/host-paths.js';
+import {
+  checkHostPath,
+  isInside,
+  mimeType,
+  readHostFile,
+  sensitiveReason,
+  sessionPath,
+  sessionUri,
+  writeHostFile,
+} from '../src/sandbox/host-paths.js';
 
 describe('sessionPath', () => {
   it('normalises paths inside the workspace', () => {
@@ -56,7 +65,11 @@ describe('host paths', () => {
 
   it('refuses prefix tricks, symlinks out, traversal, missing files', () => {
     assert.throws(() => checkHostPath(join(sibling, 'other.csv'), access, 'read'), /not inside an allowed directory/);
-    assert.throws(() => checkHostPath(join(allowed, 'link.csv'), access, 'read'), /not inside an allowed directory/, 'symlink resolved first');
+    assert.throws(
+      () => checkHostPath(join(allowed, 'link.csv'), access, 'read'),
+      /not inside an allowed directory/,
+      'symlink resolved first',
+    );
     assert.throws(() => checkHostPath(join(allowed, '..', 'data2', 'other.csv'), access, 'read'), /not inside/);
     assert.throws(() => checkHostPath(join(allowed, 'missing.csv'), access, 'read'), /does not exist/);
     assert.throws(() => checkHostPath(join(root, 'nodir', 'x.csv'), access, 'write'), /directory does not exist/);
@@ -65,10 +78,24 @@ describe('host paths', () => {
 
   it('refuses credential files even with --allow-all-dirs', () => {
     assert.throws(() => checkHostPath(join(allowed, '.env'), { allowDirs: [], allowAll: true }, 'read'), /credential/);
-    for (const path of ['/home/u/.ssh/id_rsa', '/home/u/.aws/credentials', '/home/u/.docker/config.json', '/p/.env.local', '/p/.npmrc', '/p/.netrc', '/p/.pypirc', '/p/.git-credentials', '/p/api_token.txt', '/p/server.pem', '/p/credentials.json', '/home/u/.gnupg/x']) {
+    for (const path of [
+      '/home/u/.ssh/id_rsa',
+      '/home/u/.aws/credentials',
+      '/home/u/.docker/config.json',
+      '/p/.env.local',
+      '/p/.npmrc',
+      '/p/.netrc',
+      '/p/.pypirc',
+      '/p/.git-credentials',
+      '/p/api_token.txt',
+      '/p/server.pem',
+      '/p/credentials.json',
+      '/home/u/.gnupg/x',
+    ]) {
       assert.ok(sensitiveReason(path), path);
     }
-    for (const path of ['/p/data.csv', '/p/environment.yml', '/p/tokenizer.py', '/p/report.pdf']) assert.equal(sensitiveReason(path), null, path);
+    for (const path of ['/p/data.csv', '/p/environment.yml', '/p/tokenizer.py', '/p/report.pdf'])
+      assert.equal(sensitiveReason(path), null, path);
   });
 });
 
@@ -84,16 +111,35 @@ describe('host file access', () => {
   it('is off unless --allow-dir names a directory (the working directory is not a default)', () => {
     assert.deepEqual(config([]).allowDirs, []);
     const off = { allowDirs: config([]).allowDirs, allowAll: false };
-    for (const [path, purpose] of [[join(allowed, 'ok.csv'), 'read'], [join(root, 'x.csv'), 'write'], ['/etc/hostname', 'read']] as const) {
-      assert.throws(() => checkHostPath(path, off, purpose), (e: any) => e.code === 'PATH_DENIED' && /^Host file access is off: .*--allow-dir <dir>/.test(e.message), path);
+    for (const [path, purpose] of [
+      [join(allowed, 'ok.csv'), 'read'],
+      [join(root, 'x.csv'), 'write'],
+      ['/etc/hostname', 'read'],
+    ] as const) {
+      assert.throws(
+        () => checkHostPath(path, off, purpose),
+        (e: any) => e.code === 'PATH_DENIED' && /^Host file access is off: .*--allow-dir <dir>/.test(e.message),
+        path,
+      );
     }
     // Relative --allow-dir values are resolved against the working directory; the legitimate use still works.
     assert.deepEqual(config(['--allow-dir', 'data']).allowDirs, [allowed]);
-    assert.equal(checkHostPath(join(allowed, 'ok.csv'), { allowDirs: config(['--allow-dir', 'data']).allowDirs, allowAll: false }, 'read'), join(allowed, 'ok.csv'));
+    assert.equal(
+      checkHostPath(join(allowed, 'ok.csv'), { allowDirs: config(['--allow-dir', 'data']).allowDirs, allowAll: false }, 'read'),
+      join(allowed, 'ok.csv'),
+    );
   });
 
   it('refuses /proc, /sys and /dev even with --allow-all-dirs, and still allows ordinary files', () => {
-    for (const path of ['/proc/self/environ', '/proc/self/cmdline', '/proc/1/environ', '/sys/kernel/uevent_seqnum', '/dev/stdin', '/dev/null', '/dev/zero']) {
+    for (const path of [
+      '/proc/self/environ',
+      '/proc/self/cmdline',
+      '/proc/1/environ',
+      '/sys/kernel/uevent_seqnum',
+      '/dev/stdin',
+      '/dev/null',
+      '/dev/zero',
+    ]) {
       assert.throws(() => checkHostPath(path, everywhere, 'read'), /is under \/(proc|sys|dev), .*even with --allow-all-dirs/, path);
     }
     for (const path of ['/dev/null', '/proc/self/oom_score_adj', '/dev/shm/x.txt']) {
@@ -107,7 +153,10 @@ describe('host file access', () => {
 
   it('reads only regular files, from the handle it checked', async () => {
     assert.equal(Buffer.from(await readHostFile(checkHostPath(join(allowed, 'ok.csv'), access, 'read'), 1000)).toString(), 'a,b\n1,2\n');
-    await assert.rejects(readHostFile(checkHostPath(join(allowed, 'ok.csv'), access, 'read'), 5), (e: any) => e.code === 'QUOTA_EXCEEDED' && /per-file limit of 5/.test(e.message));
+    await assert.rejects(
+      readHostFile(checkHostPath(join(allowed, 'ok.csv'), access, 'read'), 5),
+      (e: any) => e.code === 'QUOTA_EXCEEDED' && /per-file limit of 5/.test(e.message),
+    );
     mkdirSync(join(allowed, 'adir'));
     await assert.rejects(readHostFile(checkHostPath(join(allowed, 'adir'), access, 'read'), 1000), (e: any) => e.code === 'NOT_A_FILE');
     // A FIFO is refused at once (O_NONBLOCK), not waited on.
@@ -127,7 +176,10 @@ describe('host file access', () => {
     const inDir = checkHostPath(join(allowed, 'self', 'environ'), access, 'read');
     renameSync(join(allowed, 'self'), join(allowed, 'self-moved'));
     symlinkSync('/proc/self', join(allowed, 'self'));
-    await assert.rejects(readHostFile(inDir, 1 << 20), (e: any) => e.code === 'PATH_DENIED' && /changed while it was being opened/.test(e.message));
+    await assert.rejects(
+      readHostFile(inDir, 1 << 20),
+      (e: any) => e.code === 'PATH_DENIED' && /changed while it was being opened/.test(e.message),
+    );
   });
 
   it('writes create or replace regular files only, never through a symlink', async () => {
@@ -141,7 +193,10 @@ describe('host file access', () => {
     writeFileSync(join(root, 'victim.txt'), 'keep me');
     symlinkSync(join(root, 'victim.txt'), join(allowed, 'link.txt'));
     const link = checkHostPath(join(allowed, 'link.txt'), access, 'write');
-    await assert.rejects(writeHostFile(link, Buffer.from('overwritten'), true), (e: any) => e.code === 'PATH_DENIED' && /symlink/.test(e.message));
+    await assert.rejects(
+      writeHostFile(link, Buffer.from('overwritten'), true),
+      (e: any) => e.code === 'PATH_DENIED' && /symlink/.test(e.message),
+    );
     assert.equal(readFileSync(join(root, 'victim.txt'), 'utf8'), 'keep me');
     assert.ok(lstatSync(join(allowed, 'link.txt')).isSymbolicLink());
 

@@ -22,7 +22,10 @@ describe('session process frames', () => {
     const decoder = new FrameDecoder(1024);
     const header = Buffer.alloc(4);
     header.writeUInt32BE(2 ** 31, 0);
-    assert.throws(() => decoder.push(header), (error: Error) => error instanceof FrameError && /above the limit of 1024/.test(error.message));
+    assert.throws(
+      () => decoder.push(header),
+      (error: Error) => error instanceof FrameError && /above the limit of 1024/.test(error.message),
+    );
   });
 
   it('refuses garbage that does not decode', () => {

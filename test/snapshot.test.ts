@@ -18,7 +18,10 @@ describe('SnapshotCache', () => {
     const loaded = cache.load()!;
     assert.deepEqual([...loaded], [1, 2, 3, 4]);
     assert.ok(loaded.buffer instanceof SharedArrayBuffer);
-    const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.snapshot'))!);
+    const file = join(
+      dir,
+      readdirSync(dir).find((f) => f.endsWith('.snapshot'))!,
+    );
     writeFileSync(file, new Uint8Array([1, 2, 3, 5]));
     assert.equal(cache.load(), null);
     assert.match(logs.join('\n'), /does not match its checksum/);
@@ -31,7 +34,11 @@ describe('SnapshotCache', () => {
     assert.equal(new SnapshotCache(dir, ['314.0.8'], () => {}).load(), null);
   });
 
-  const snapshotFile = (dir: string) => join(dir, readdirSync(dir).find((f) => f.endsWith('.snapshot'))!);
+  const snapshotFile = (dir: string) =>
+    join(
+      dir,
+      readdirSync(dir).find((f) => f.endsWith('.snapshot'))!,
+    );
 
   it('ignores (and rebuilds) a snapshot or checksum that group or others could write; uses a correct one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'snap-'));
@@ -79,7 +86,10 @@ describe('SnapshotCache', () => {
     assert.equal(cache.load(), null, 'a snapshot in a world-writable directory is not used');
     cache.store(new Uint8Array([2]));
     assert.equal(logs.length, 1, logs.join('\n'));
-    assert.match(logs[0]!, /^memory snapshots are off: the snapshot directory .* is writable by group or others \(mode 777\)\. Point --snapshot-dir at a directory only you can write/);
+    assert.match(
+      logs[0]!,
+      /^memory snapshots are off: the snapshot directory .* is writable by group or others \(mode 777\)\. Point --snapshot-dir at a directory only you can write/,
+    );
     if (process.getuid?.() === 0) {
       const foreign = join(parent, 'foreign');
       mkdirSync(foreign, { mode: 0o700 });
@@ -95,7 +105,11 @@ describe('SnapshotCache', () => {
     const dirOf = (env: Record<string, string>, argv: string[] = []) => (parseConfig(argv, env) as { config: Config }).config.snapshotDir;
     assert.equal(dirOf({ XDG_CACHE_HOME: '/x/cache', HOME: '/home/u' }), '/x/cache/pyodide-mcp/snapshots');
     assert.equal(dirOf({ HOME: '/home/u' }), '/home/u/.cache/pyodide-mcp/snapshots');
-    assert.equal(dirOf({ XDG_CACHE_HOME: 'relative', HOME: '/home/u' }), '/home/u/.cache/pyodide-mcp/snapshots', 'a relative XDG_CACHE_HOME is ignored');
+    assert.equal(
+      dirOf({ XDG_CACHE_HOME: 'relative', HOME: '/home/u' }),
+      '/home/u/.cache/pyodide-mcp/snapshots',
+      'a relative XDG_CACHE_HOME is ignored',
+    );
     assert.equal(dirOf({ HOME: '/home/u' }, ['--snapshot-dir', '/elsewhere']), '/elsewhere');
     assert.equal(dirOf({ HOME: '/home/u', PYODIDE_MCP_SNAPSHOT_DIR: 'none' }), null);
     assert.ok(!dirOf({})!.startsWith(tmpdir()), 'not in the shared temporary directory');
@@ -118,7 +132,10 @@ describe('servers and snapshots', () => {
     assert.match(second.stderr(), /booting sessions from the memory snapshot/);
     await second.close();
 
-    const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.snapshot'))!);
+    const file = join(
+      dir,
+      readdirSync(dir).find((f) => f.endsWith('.snapshot'))!,
+    );
     writeFileSync(file, 'garbage');
     const third = await startServer(flags);
     assert.equal((await third.ok('execute_code', { code: '6 * 7' })).result, '42');

@@ -43,7 +43,12 @@ describe('buildManifest from the real pyodide-lock.json', () => {
     const manifest = buildManifest(lock, DEFAULT_PRELOAD);
     const numpy = manifest.wheels.find((w) => w.name === 'numpy');
     assert.ok(numpy);
-    assert.deepEqual(numpy, { name: 'numpy', version: lock.packages.numpy!.version, file_name: lock.packages.numpy!.file_name, sha256: lock.packages.numpy!.sha256 });
+    assert.deepEqual(numpy, {
+      name: 'numpy',
+      version: lock.packages.numpy!.version,
+      file_name: lock.packages.numpy!.file_name,
+      sha256: lock.packages.numpy!.sha256,
+    });
     assert.match(numpy.file_name, /^numpy-.+\.whl$/);
     assert.match(numpy.sha256, /^[0-9a-f]{64}$/);
     assert.equal(manifest.python, lock.info.python);
@@ -76,10 +81,18 @@ describe('fetchWheels from a local directory mirror', () => {
     const dest = freshDir('dest');
     const lines: string[] = [];
 
-    const first = await fetchWheels({ from: mirror, manifest: { wheels: [...manifest.wheels, missing] }, destDir: dest, log: (l) => lines.push(l) });
+    const first = await fetchWheels({
+      from: mirror,
+      manifest: { wheels: [...manifest.wheels, missing] },
+      destDir: dest,
+      log: (l) => lines.push(l),
+    });
     assert.equal(first.fetched, 2);
     assert.equal(first.skipped, 0);
-    assert.deepEqual(first.failed.map((f) => f.file_name), [gamma.file_name, missing.file_name]);
+    assert.deepEqual(
+      first.failed.map((f) => f.file_name),
+      [gamma.file_name, missing.file_name],
+    );
     assert.match(first.failed[0]!.reason, /sha256 mismatch/);
     assert.match(first.failed[1]!.reason, /not found in mirror/);
     assert.ok(await verifyFile(join(dest, alpha.file_name), alpha.sha256));
@@ -109,7 +122,10 @@ describe('fetchWheels from a local directory mirror', () => {
   });
 
   test('a missing mirror directory is an error that says what to do', async () => {
-    await assert.rejects(fetchWheels({ from: join(tmpRoot, 'nope'), manifest: { wheels: [] }, destDir: freshDir('dest') }), /does not exist/);
+    await assert.rejects(
+      fetchWheels({ from: join(tmpRoot, 'nope'), manifest: { wheels: [] }, destDir: freshDir('dest') }),
+      /does not exist/,
+    );
   });
 });
 

@@ -63,9 +63,9 @@ async function boot(): Promise<Booted> {
   const source = readFileSync(init.harnessPath, 'utf8');
   const harness = bindHarness(
     runtime.bindFunction(
-    `(lambda src, types, sys: (lambda m: (exec(compile(src, 'pyodide_mcp_harness.py', 'exec'), m.__dict__),` +
-      ` sys.modules.__setitem__('pyodide_mcp_harness', m), m.entry)[-1])(types.ModuleType('pyodide_mcp_harness')))` +
-      `(${JSON.stringify(source)}, __import__('types'), __import__('sys'))`,
+      `(lambda src, types, sys: (lambda m: (exec(compile(src, 'pyodide_mcp_harness.py', 'exec'), m.__dict__),` +
+        ` sys.modules.__setitem__('pyodide_mcp_harness', m), m.entry)[-1])(types.ModuleType('pyodide_mcp_harness')))` +
+        `(${JSON.stringify(source)}, __import__('types'), __import__('sys'))`,
     ),
   );
   const errnos: Errnos = harness('configure', { figure_formats: init.figureFormats });
@@ -126,7 +126,8 @@ function toWire(error: unknown, code = 'WORKER_ERROR'): WireError {
  * with a clear error instead of failing every later call.
  */
 function parseHarnessReply(reply: unknown): unknown {
-  if (typeof reply !== 'string') throw new WorkerCrash('The Python interpreter stopped (fatal error or exit); the session cannot continue.');
+  if (typeof reply !== 'string')
+    throw new WorkerCrash('The Python interpreter stopped (fatal error or exit); the session cannot continue.');
   return JSON.parse(reply);
 }
 
@@ -224,7 +225,9 @@ boot().then(
           case 'install_wheel':
             // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
             await host(() =>
-              workspace.trusted(() => harness('install_wheel', { filename: request.filename, data: Buffer.from(request.data).toString('base64') })),
+              workspace.trusted(() =>
+                harness('install_wheel', { filename: request.filename, data: Buffer.from(request.data).toString('base64') }),
+              ),
             );
             post({ id: request.id, type: 'reply', ok: true, value: null });
             return;

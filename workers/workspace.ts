@@ -12,7 +12,6 @@ import type { EmscriptenFS } from './runtime/types.js';
 import type { FileLimits, WorkerFileChanges } from '../src/contract.js';
 import { WORKSPACE } from '../src/paths.js';
 
-
 /** errno values as this interpreter's libc numbers them (read from Python's errno module at boot). */
 export interface Errnos {
   ENOSPC: number;
@@ -121,12 +120,17 @@ export class Workspace {
           files++;
           bytes += size;
           if (!(size >= 0 && size <= this.limits.maxFileBytes)) {
-            this.violation(`${relative(path)} holds ${size} bytes, over the limit of ${this.limits.maxFileBytes} bytes per file (--max-file-bytes)`);
+            this.violation(
+              `${relative(path)} holds ${size} bytes, over the limit of ${this.limits.maxFileBytes} bytes per file (--max-file-bytes)`,
+            );
           }
           if (bytes > this.limits.maxSessionBytes) {
-            this.violation(`its files hold more than ${this.limits.maxSessionBytes} bytes in all, the limit per session (--max-session-bytes)`);
+            this.violation(
+              `its files hold more than ${this.limits.maxSessionBytes} bytes in all, the limit per session (--max-session-bytes)`,
+            );
           }
-          if (files > this.limits.maxFiles) this.violation(`it holds more than ${this.limits.maxFiles} files, the limit per session (--max-files)`);
+          if (files > this.limits.maxFiles)
+            this.violation(`it holds more than ${this.limits.maxFiles} files, the limit per session (--max-files)`);
           const mtimeMs = +st.mtime;
           const stamp = `${mtimeMs}:${size}`;
           now.set(path, stamp);
@@ -185,7 +189,10 @@ export class Workspace {
       real = '(a dangling symlink)';
     }
     if (real !== WORKSPACE && !real.startsWith(WORKSPACE + '/')) {
-      throw new WorkspaceError('PATH_DENIED', `${JSON.stringify(rel)} leads outside the session workspace (through a symlink); nothing was changed.`);
+      throw new WorkspaceError(
+        'PATH_DENIED',
+        `${JSON.stringify(rel)} leads outside the session workspace (through a symlink); nothing was changed.`,
+      );
     }
     return abs;
   }
@@ -196,7 +203,10 @@ export class Workspace {
     if (this.exists(abs)) {
       if (this.FS.isDir(this.FS.stat(abs).mode)) throw new WorkspaceError('NOT_A_FILE', `${JSON.stringify(rel)} is a directory.`);
       if (!options.append && !options.overwrite) {
-        throw new WorkspaceError('FILE_EXISTS', `${JSON.stringify(rel)} already exists; pass overwrite: true to replace it, or append: true to add to it.`);
+        throw new WorkspaceError(
+          'FILE_EXISTS',
+          `${JSON.stringify(rel)} already exists; pass overwrite: true to replace it, or append: true to add to it.`,
+        );
       }
     }
     this.mkdirs(abs.slice(0, abs.lastIndexOf('/')));
@@ -205,7 +215,8 @@ export class Workspace {
     } catch (error) {
       const code = (error as { errno?: number }).errno;
       if (code === this.errno.EFBIG) throw this.quotaError(`a file may hold at most ${this.limits.maxFileBytes} bytes`);
-      if (code === this.errno.ENOSPC) throw this.quotaError(`the session may store at most ${this.limits.maxSessionBytes} bytes (${this.trackedBytes} in use)`);
+      if (code === this.errno.ENOSPC)
+        throw this.quotaError(`the session may store at most ${this.limits.maxSessionBytes} bytes (${this.trackedBytes} in use)`);
       if (code === this.errno.EDQUOT) throw this.quotaError(`the session may hold at most ${this.limits.maxFiles} files`);
       throw error;
     }
@@ -309,7 +320,11 @@ export class Workspace {
       FS[name] = (target: string | number | object, length: number) => {
         // Emscripten passes an fd (ftruncate), a path, or (inside FS.open with O_TRUNC) the node itself.
         const node =
-          typeof target === 'number' ? FS.getStream(target)?.node : typeof target === 'string' ? FS.lookupPath(target, { follow: true }).node : target;
+          typeof target === 'number'
+            ? FS.getStream(target)?.node
+            : typeof target === 'string'
+              ? FS.lookupPath(target, { follow: true }).node
+              : target;
         const used = node?.usedBytes ?? 0;
         if (node && length > used && !this.exempt(pathOf(node))) {
           if (length > limits.maxFileBytes) fail(errno.EFBIG);

@@ -57,7 +57,9 @@ export function closeMatches(name: string, available: string[]): string {
   const wanted = canonicalName(name);
   const close = available
     .map((candidate) => ({ candidate, d: distance(wanted, canonicalName(candidate)) }))
-    .filter(({ candidate, d }) => d <= Math.max(2, Math.floor(wanted.length / 3)) || canonicalName(candidate).startsWith(wanted.slice(0, 4)))
+    .filter(
+      ({ candidate, d }) => d <= Math.max(2, Math.floor(wanted.length / 3)) || canonicalName(candidate).startsWith(wanted.slice(0, 4)),
+    )
     .sort((a, b) => a.d - b.d)
     .slice(0, 5)
     .map(({ candidate }) => candidate);

@@ -115,14 +115,20 @@ export function chooseDistribution(requested: 'auto' | RuntimeKind, preload: str
   if (requested === 'modern') {
     if (missing.length > 0) {
       throw new TypeError(
-        `--runtime modern needs ${missing.length} wheel(s) missing from ${wheelsDir} (${missing.map((p) => p.file_name).slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}). ` +
+        `--runtime modern needs ${missing.length} wheel(s) missing from ${wheelsDir} (${missing
+          .map((p) => p.file_name)
+          .slice(0, 5)
+          .join(', ')}${missing.length > 5 ? ', …' : ''}). ` +
           'Run `npm run wheels:fetch -- --from <mirror>` or use --preload none / --runtime auto.',
       );
     }
     return { ...modern, reason: 'requested with --runtime modern' };
   }
   if (requested === 'legacy') {
-    if (!legacyReady) throw new TypeError(`--runtime legacy cannot preload ${preload.filter((n) => !shipped.has(n)).join(', ')}: the legacy distribution does not ship it.`);
+    if (!legacyReady)
+      throw new TypeError(
+        `--runtime legacy cannot preload ${preload.filter((n) => !shipped.has(n)).join(', ')}: the legacy distribution does not ship it.`,
+      );
     return legacy('requested with --runtime legacy');
   }
   if (missing.length === 0) return modern;
@@ -131,5 +137,7 @@ export function chooseDistribution(requested: 'auto' | RuntimeKind, preload: str
       `${missing.length} modern wheel(s) needed for ${preload.join(', ')} are not in ${wheelsDir}; the bundled offline scientific distribution (Pyodide 0.17.1) ships them all`,
     );
   }
-  throw new TypeError(`No installed distribution can preload ${preload.join(', ')}: fetch the wheels with \`npm run wheels:fetch\` or change --preload.`);
+  throw new TypeError(
+    `No installed distribution can preload ${preload.join(', ')}: fetch the wheels with \`npm run wheels:fetch\` or change --preload.`,
+  );
 }

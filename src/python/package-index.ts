@@ -42,16 +42,27 @@ export async function fetchPurePythonWheel(indexUrl: string, name: string, maxBy
     return fail(`the index ${base} could not be reached (${(error as Error).message})`);
   }
   const wheel = release.urls.find((u) => u.packagetype === 'bdist_wheel' && /-(py3|py2\.py3)-none-any\.whl$/.test(u.filename));
-  if (!wheel) return fail(`version ${release.info.version} has no pure-Python wheel (py3-none-any); packages with compiled code must come from the offline set`);
+  if (!wheel)
+    return fail(
+      `version ${release.info.version} has no pure-Python wheel (py3-none-any); packages with compiled code must come from the offline set`,
+    );
   if (!wheel.digests.sha256) return fail('the index gives no sha256 for its wheel, so it cannot be verified');
-  const response = await fetch(new URL(wheel.url, `${base}/`), { signal: AbortSignal.timeout(120_000) }).catch((error: Error) => fail(`download failed (${error.message})`));
+  const response = await fetch(new URL(wheel.url, `${base}/`), { signal: AbortSignal.timeout(120_000) }).catch((error: Error) =>
+    fail(`download failed (${error.message})`),
+  );
   if (!response.ok) return fail(`download of ${wheel.filename} answered HTTP ${response.status}`);
   const data = new Uint8Array(await response.arrayBuffer());
   if (data.byteLength > maxBytes) return fail(`${wheel.filename} is ${data.byteLength} bytes, above --max-file-bytes`);
   if (createHash('sha256').update(data).digest('hex') !== wheel.digests.sha256.toLowerCase()) {
     return fail(`${wheel.filename} does not match the sha256 the index published`);
   }
-  return { name: release.info.name, version: release.info.version, filename: wheel.filename, data, requires: plainRequirements(release.info.requires_dist ?? []) };
+  return {
+    name: release.info.name,
+    version: release.info.version,
+    filename: wheel.filename,
+    data,
+    requires: plainRequirements(release.info.requires_dist ?? []),
+  };
 }
 
 /** `requests (>=2); python_version >= "3"` → `requests`; requirements that only apply with an extra are left out. */

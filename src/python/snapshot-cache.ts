@@ -10,7 +10,19 @@
  * a snapshot or checksum file that another user owns or could write is deleted and rebuilt.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /** Bump when what the worker puts into a snapshot changes. */
@@ -39,7 +51,10 @@ export class SnapshotCache {
     identity: string[],
     private readonly log: (message: string) => void,
   ) {
-    this.key = createHash('sha256').update(JSON.stringify({ recipe: RECIPE, identity })).digest('hex').slice(0, 32);
+    this.key = createHash('sha256')
+      .update(JSON.stringify({ recipe: RECIPE, identity }))
+      .digest('hex')
+      .slice(0, 32);
   }
 
   private get file(): string {
@@ -96,7 +111,9 @@ export class SnapshotCache {
       const problem = info.isDirectory() ? untrustedReason(info, `the snapshot directory ${this.dir}`) : `${this.dir} is not a directory`;
       if (problem === null) return true;
       this.dirRefused = true;
-      this.log(`memory snapshots are off: ${problem}. Point --snapshot-dir at a directory only you can write (e.g. chmod 700), or pass --snapshot-dir none.`);
+      this.log(
+        `memory snapshots are off: ${problem}. Point --snapshot-dir at a directory only you can write (e.g. chmod 700), or pass --snapshot-dir none.`,
+      );
       return false;
     } catch (error) {
       if (!create && (error as NodeJS.ErrnoException).code === 'ENOENT') return false;

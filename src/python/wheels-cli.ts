@@ -40,7 +40,10 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const preload = values.preload.split(',').map((s) => s.trim()).filter(Boolean);
+  const preload = values.preload
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (preload.length === 0) fail('--preload is empty: name at least one package, e.g. --preload numpy');
   const manifestOnly = values['write-manifest-only'];
   // Checked before anything is written, so a usage error leaves --dest untouched.
@@ -65,7 +68,9 @@ async function main(): Promise<void> {
   const manifestPath = join(values.dest, 'manifest.json');
   await writeFile(`${manifestPath}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
   await rename(`${manifestPath}.tmp`, manifestPath);
-  process.stderr.write(`wheels:fetch: wrote ${manifestPath} (${manifest.wheels.length} wheels for ${preload.join(', ')}, Pyodide ${manifest.pyodide_version})\n`);
+  process.stderr.write(
+    `wheels:fetch: wrote ${manifestPath} (${manifest.wheels.length} wheels for ${preload.join(', ')}, Pyodide ${manifest.pyodide_version})\n`,
+  );
   if (manifestOnly) return;
 
   let summary;

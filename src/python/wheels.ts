@@ -99,7 +99,10 @@ export async function fetchWheels({ from, manifest, destDir, log = () => {} }: F
     const { file_name, sha256 } = wheel;
     // Lock file names are plain names; anything else could write outside destDir.
     if (basename(file_name) !== file_name || file_name.startsWith('.')) {
-      summary.failed.push({ file_name, reason: 'not a plain file name; the manifest is corrupt: regenerate it with --write-manifest-only' });
+      summary.failed.push({
+        file_name,
+        reason: 'not a plain file name; the manifest is corrupt: regenerate it with --write-manifest-only',
+      });
       continue;
     }
     const dest = join(destDir, file_name);
@@ -172,13 +175,16 @@ function openSource(from: string): Source {
   }
   const dir = from.startsWith('file:') ? fileURLToPath(from) : from;
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new TypeError(`Mirror directory ${JSON.stringify(dir)} does not exist: create it and put the wheel files in it, or pass an http(s) URL.`);
+    throw new TypeError(
+      `Mirror directory ${JSON.stringify(dir)} does not exist: create it and put the wheel files in it, or pass an http(s) URL.`,
+    );
   }
   return {
     describe: (name) => join(dir, name),
     async copyTo(name, tmp) {
       const src = join(dir, name);
-      if (!existsSync(src)) return `not found in mirror directory ${dir}: copy ${name} there from the Pyodide release matching pyodide-lock.json`;
+      if (!existsSync(src))
+        return `not found in mirror directory ${dir}: copy ${name} there from the Pyodide release matching pyodide-lock.json`;
       await pipeline(createReadStream(src), createWriteStream(tmp));
       return null;
     },

@@ -10,7 +10,6 @@ import mime from 'mime-types';
 import { PyodideMcpError } from '../errors.js';
 import { WORKSPACE } from '../contract.js';
 
-
 /**
  * Turns a user-given session path into a normalised workspace-relative POSIX path ('' is the workspace
  * itself). Refuses null bytes, backslashes, `..` that climbs out, and absolute paths outside the
@@ -18,7 +17,10 @@ import { WORKSPACE } from '../contract.js';
  */
 export function sessionPath(input: string): string {
   const deny = (why: string) => {
-    throw new PyodideMcpError('PATH_DENIED', `Path ${JSON.stringify(input)} ${why}; nothing was changed. Use a path relative to the session workspace (${WORKSPACE}), e.g. "data/input.csv".`);
+    throw new PyodideMcpError(
+      'PATH_DENIED',
+      `Path ${JSON.stringify(input)} ${why}; nothing was changed. Use a path relative to the session workspace (${WORKSPACE}), e.g. "data/input.csv".`,
+    );
   };
   if (input.includes('\0')) deny('contains a NUL byte');
   if (input.includes('\\')) deny('contains a backslash');
@@ -131,7 +133,10 @@ export function checkHostPath(input: string, access: HostAccess, purpose: 'read'
     return deny(purpose === 'read' ? 'it does not exist' : 'its directory does not exist');
   }
   const system = SYSTEM_ROOTS.find((root) => isInside(real, root));
-  if (system) deny(`it is under ${system}, which holds views of processes, the kernel or devices rather than files; these are never copied, even with --allow-all-dirs`);
+  if (system)
+    deny(
+      `it is under ${system}, which holds views of processes, the kernel or devices rather than files; these are never copied, even with --allow-all-dirs`,
+    );
   const reason = sensitiveReason(real);
   if (reason) deny(`${reason}; credential files are never copied, whatever --allow-dir says`);
   if (!access.allowAll && !access.allowDirs.some((dir) => isInside(real, dir))) {
@@ -154,7 +159,10 @@ export async function readHostFile(real: string, maxBytes: number): Promise<Uint
   try {
     const info = await handle.stat();
     if (info.size > maxBytes) {
-      throw new PyodideMcpError('QUOTA_EXCEEDED', `Host file is ${info.size} bytes, above the per-file limit of ${maxBytes} (--max-file-bytes). Nothing was copied.`);
+      throw new PyodideMcpError(
+        'QUOTA_EXCEEDED',
+        `Host file is ${info.size} bytes, above the per-file limit of ${maxBytes} (--max-file-bytes). Nothing was copied.`,
+      );
     }
     // One byte more than the size it reported, to notice a file that grows (or a pseudo-file that
     // reports a size it does not have) instead of copying part of it.
@@ -165,7 +173,10 @@ export async function readHostFile(real: string, maxBytes: number): Promise<Uint
       if (bytesRead === 0) break;
       length += bytesRead;
       if (length === buffer.length) {
-        throw new PyodideMcpError('PATH_DENIED', `Host file ${real} changed size while it was being read; nothing was copied. Try again once it is no longer being written.`);
+        throw new PyodideMcpError(
+          'PATH_DENIED',
+          `Host file ${real} changed size while it was being read; nothing was copied. Try again once it is no longer being written.`,
+        );
       }
     }
     return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
@@ -198,10 +209,16 @@ async function openChecked(real: string, flags: number): Promise<FileHandle> {
     handle = await open(real, flags, 0o666);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new PyodideMcpError('FILE_EXISTS', `Host file ${real} already exists; pass overwrite: true to replace it.`);
-    if (code === 'ELOOP') throw new PyodideMcpError('PATH_DENIED', `Host path ${real} is a symlink; symlinks are not followed here. Give the path of the file itself.`);
+    if (code === 'EEXIST')
+      throw new PyodideMcpError('FILE_EXISTS', `Host file ${real} already exists; pass overwrite: true to replace it.`);
+    if (code === 'ELOOP')
+      throw new PyodideMcpError(
+        'PATH_DENIED',
+        `Host path ${real} is a symlink; symlinks are not followed here. Give the path of the file itself.`,
+      );
     if (code === 'ENOENT') throw new PyodideMcpError('FILE_NOT_FOUND', `Host file ${real} no longer exists.`);
-    if (code === 'EISDIR' || code === 'ENXIO') throw new PyodideMcpError('NOT_A_FILE', `Host path ${real} is not a regular file; only regular files are copied.`);
+    if (code === 'EISDIR' || code === 'ENXIO')
+      throw new PyodideMcpError('NOT_A_FILE', `Host path ${real} is not a regular file; only regular files are copied.`);
     throw error;
   }
   try {
@@ -214,7 +231,10 @@ async function openChecked(real: string, flags: number): Promise<FileHandle> {
     // /proc/self/fd is missing, the checks above stand alone).
     const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
     if (opened !== null && opened !== real) {
-      throw new PyodideMcpError('PATH_DENIED', `Host path ${real} changed while it was being opened (it led to ${opened} instead); refused. Try again once nothing is moving files there.`);
+      throw new PyodideMcpError(
+        'PATH_DENIED',
+        `Host path ${real} changed while it was being opened (it led to ${opened} instead); refused. Try again once nothing is moving files there.`,
+      );
     }
     return handle;
   } catch (error) {

@@ -66,7 +66,12 @@ export function shrinkLongestStrings(target: Record<string, unknown>, fits: () =
     };
     visit(target, '');
     if (!best) break;
-    const { holder, key, top, length } = best as { holder: Record<string | number, unknown>; key: string | number; top: string; length: number };
+    const { holder, key, top, length } = best as {
+      holder: Record<string | number, unknown>;
+      key: string | number;
+      top: string;
+      length: number;
+    };
     const kept = Math.floor(length / 2);
     holder[key] = `${(holder[key] as string).slice(0, kept)} [... cut to fit --max-reply-bytes]`;
     cut[top] = (cut[top] ?? 0) + length - kept;

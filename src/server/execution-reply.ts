@@ -84,7 +84,10 @@ export async function runWithProgress(
 export function timeoutFor(config: ToolDeps['config'], timeoutSeconds: number | undefined): number {
   const timeoutMs = timeoutSeconds === undefined ? config.defaultTimeoutMs : Math.round(timeoutSeconds * 1000);
   if (timeoutMs > config.maxTimeoutMs) {
-    throw new PyodideMcpError('INVALID_INPUT', `timeout_seconds ${timeoutSeconds} is above the server's limit of ${config.maxTimeoutMs / 1000} (--max-timeout).`);
+    throw new PyodideMcpError(
+      'INVALID_INPUT',
+      `timeout_seconds ${timeoutSeconds} is above the server's limit of ${config.maxTimeoutMs / 1000} (--max-timeout).`,
+    );
   }
   return timeoutMs;
 }
@@ -99,7 +102,8 @@ async function readImages(deps: ToolDeps, sessionId: string, execution: Executio
     if (!item.path || !INLINE_IMAGE_TYPES.has(item.mime_type)) continue;
     try {
       const { data, size } = await deps.sessions.readFile(sessionId, item.path, 0, deps.config.maxImageBytes);
-      if (size > deps.config.maxImageBytes) images.push({ path: item.path, note: `(${item.path} is ${size} bytes, above --max-image-bytes; read it as a resource)` });
+      if (size > deps.config.maxImageBytes)
+        images.push({ path: item.path, note: `(${item.path} is ${size} bytes, above --max-image-bytes; read it as a resource)` });
       else images.push({ path: item.path, mimeType: item.mime_type, data: Buffer.from(data).toString('base64') });
     } catch (error) {
       images.push({ path: item.path, note: `(${item.path} could not be read: ${(error as Error).message})` });
@@ -109,7 +113,13 @@ async function readImages(deps: ToolDeps, sessionId: string, execution: Executio
 }
 
 /** Shapes an execution into the tool reply: caps, interrupts explained, images inline, under maxReplyBytes. */
-export function executionReply(sessionId: string, execution: Execution, timeoutMs: number, images: Image[], maxReplyBytes: number): CallToolResult {
+export function executionReply(
+  sessionId: string,
+  execution: Execution,
+  timeoutMs: number,
+  images: Image[],
+  maxReplyBytes: number,
+): CallToolResult {
   const { interrupted, terminated } = execution;
   const { outcome } = execution;
   let error = outcome.error;
@@ -123,7 +133,11 @@ export function executionReply(sessionId: string, execution: Execution, timeoutM
             message: `Execution exceeded the ${timeoutMs / 1000} s time limit and was interrupted. The session and its variables are intact; pass a larger timeout_seconds to allow more time.`,
             traceback: error.traceback,
           }
-        : { type: 'CancelledError', message: 'Execution was cancelled by the client. The session and its variables are intact.', traceback: error.traceback };
+        : {
+            type: 'CancelledError',
+            message: 'Execution was cancelled by the client. The session and its variables are intact.',
+            traceback: error.traceback,
+          };
   }
   const reply: ExecutionReply = {
     session_id: sessionId,
@@ -148,12 +162,22 @@ export function executionReply(sessionId: string, execution: Execution, timeoutM
  */
 function fitToBudget(reply: ExecutionReply, images: Image[], maxBytes: number): CallToolResult {
   const inline = [...images];
-  const build = (): CallToolResult => ({ structuredContent: reply, content: [{ type: 'text', text: readable(reply) }, ...richBlocks(reply, inline)] });
+  const build = (): CallToolResult => ({
+    structuredContent: reply,
+    content: [{ type: 'text', text: readable(reply) }, ...richBlocks(reply, inline)],
+  });
   let result = build();
-  const note = (field: string, amount: number) => (reply.truncated = { ...(reply.truncated ?? {}), [field]: ((reply.truncated as Record<string, number> | null)?.[field] ?? 0) + amount });
+  const note = (field: string, amount: number) =>
+    (reply.truncated = {
+      ...(reply.truncated ?? {}),
+      [field]: ((reply.truncated as Record<string, number> | null)?.[field] ?? 0) + amount,
+    });
   while (jsonBytes(result) > maxBytes && inline.some((image) => 'data' in image)) {
     const index = inline.findLastIndex((image) => 'data' in image);
-    inline[index] = { path: inline[index]!.path, note: `(${inline[index]!.path} not inline: the reply would exceed --max-reply-bytes; read it as a resource)` };
+    inline[index] = {
+      path: inline[index]!.path,
+      note: `(${inline[index]!.path} not inline: the reply would exceed --max-reply-bytes; read it as a resource)`,
+    };
     result = build();
   }
   // Then the file list (each file is also listed by list_files and resources), halved until the reply fits.
@@ -185,13 +209,21 @@ function richBlocks(reply: ExecutionReply, images: Image[]): CallToolResult['con
     }
   }
   for (const file of reply.files) {
-    blocks.push({ type: 'resource_link', uri: file.uri, name: file.name, mimeType: file.mime_type, description: `${file.path} (${file.size} bytes)` });
+    blocks.push({
+      type: 'resource_link',
+      uri: file.uri,
+      name: file.name,
+      mimeType: file.mime_type,
+      description: `${file.path} (${file.size} bytes)`,
+    });
   }
   return blocks;
 }
 
 function readable(reply: ExecutionReply): string {
-  const parts = [`session ${reply.session_id} · cell ${reply.execution_count} · ${reply.duration_ms} ms · ${reply.success ? 'ok' : 'error'}`];
+  const parts = [
+    `session ${reply.session_id} · cell ${reply.execution_count} · ${reply.duration_ms} ms · ${reply.success ? 'ok' : 'error'}`,
+  ];
   if (reply.loaded_packages.length > 0) parts.push(`loaded packages: ${reply.loaded_packages.join(', ')}`);
   if (reply.stdout) parts.push(`stdout:\n${reply.stdout}`);
   if (reply.stderr) parts.push(`stderr:\n${reply.stderr}`);

@@ -22,13 +22,20 @@ export function registerSessionFileResources(server: McpServer, sessions: Sessio
         // the way to page through it, never sent (a client drops a message above its own limit, and the connection).
         const size = sessions.filesOf(id).sizeOf(path);
         if (size * 1.4 > maxReplyBytes) {
-          throw new PyodideMcpError('REPLY_TOO_LARGE', `${path} is ${size} bytes, too large to send whole (--max-reply-bytes ${maxReplyBytes}); read it in pages with the read_file tool (offset, length).`);
+          throw new PyodideMcpError(
+            'REPLY_TOO_LARGE',
+            `${path} is ${size} bytes, too large to send whole (--max-reply-bytes ${maxReplyBytes}); read it in pages with the read_file tool (offset, length).`,
+          );
         }
         const page = await sessions.readFile(id, path);
         const data = Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength);
         const mime = mimeType(path);
         return {
-          contents: [looksLikeText(data) && !mime.startsWith('image/') ? { uri: uri.href, mimeType: mime, text: data.toString('utf8') } : { uri: uri.href, mimeType: mime, blob: data.toString('base64') }],
+          contents: [
+            looksLikeText(data) && !mime.startsWith('image/')
+              ? { uri: uri.href, mimeType: mime, text: data.toString('utf8') }
+              : { uri: uri.href, mimeType: mime, blob: data.toString('base64') },
+          ],
         };
       } catch (error) {
         // Resource reads have no isError result: a protocol error that still says what is wrong.

@@ -29,7 +29,12 @@ export interface CreatedServer {
   close: () => Promise<void>;
 }
 
-export function createServer(options: { config: Config; distribution: Distribution; version: string; log: (message: string) => void }): CreatedServer {
+export function createServer(options: {
+  config: Config;
+  distribution: Distribution;
+  version: string;
+  log: (message: string) => void;
+}): CreatedServer {
   const { config, distribution, version, log } = options;
   const server = new McpServer(
     { name: 'pyodide-mcp', version },

@@ -113,7 +113,9 @@ export class SessionChannel {
             return this.settle(message);
         }
       });
-      this.endpoint.onExit((description) => this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker exited unexpectedly (${description}).`)));
+      this.endpoint.onExit((description) =>
+        this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker exited unexpectedly (${description}).`)),
+      );
     });
     // A boot failure is reported through `ready`; this keeps an unobserved rejection from crashing us.
     this.ready.catch(() => {});

@@ -63,14 +63,18 @@ export class SessionFileIndex {
     const file = this.files.get(path);
     if (file) return file.size;
     if (path === '' || this.isDirectory(path)) throw new PyodideMcpError('NOT_A_FILE', `${JSON.stringify(path)} is a directory.`);
-    throw new PyodideMcpError('FILE_NOT_FOUND', `${JSON.stringify(path)} does not exist in the session workspace (list_files shows what does).`);
+    throw new PyodideMcpError(
+      'FILE_NOT_FOUND',
+      `${JSON.stringify(path)} does not exist in the session workspace (list_files shows what does).`,
+    );
   }
 
   /** Entries under a workspace-relative directory ('' = the workspace), sorted, directories derived from paths. */
   list(dir: string, recursive: boolean): FileEntry[] {
     const file = this.files.get(dir);
     if (file) return [this.fileEntry(dir, file)];
-    if (dir !== '' && !this.isDirectory(dir)) throw new PyodideMcpError('FILE_NOT_FOUND', `${JSON.stringify(dir)} does not exist in the session workspace.`);
+    if (dir !== '' && !this.isDirectory(dir))
+      throw new PyodideMcpError('FILE_NOT_FOUND', `${JSON.stringify(dir)} does not exist in the session workspace.`);
     const prefix = dir === '' ? '' : `${dir}/`;
     const entries = new Map<string, FileEntry>();
     for (const [path, info] of this.files) {
@@ -80,7 +84,8 @@ export class SessionFileIndex {
       for (let i = 1; i <= depth; i++) {
         const sub = prefix + parts.slice(0, i).join('/');
         if (i === parts.length) entries.set(sub, this.fileEntry(sub, info));
-        else if (!entries.has(sub)) entries.set(sub, { name: parts[i - 1]!, path: sub, type: 'directory', size: 0, modified: new Date(info.mtimeMs).toISOString() });
+        else if (!entries.has(sub))
+          entries.set(sub, { name: parts[i - 1]!, path: sub, type: 'directory', size: 0, modified: new Date(info.mtimeMs).toISOString() });
       }
     }
     return [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -102,6 +107,12 @@ export class SessionFileIndex {
   }
 
   private fileEntry(path: string, info: { size: number; mtimeMs: number }): FileEntry {
-    return { name: path.slice(path.lastIndexOf('/') + 1), path, type: 'file', size: info.size, modified: new Date(info.mtimeMs).toISOString() };
+    return {
+      name: path.slice(path.lastIndexOf('/') + 1),
+      path,
+      type: 'file',
+      size: info.size,
+      modified: new Date(info.mtimeMs).toISOString(),
+    };
   }
 }

@@ -37,8 +37,10 @@ export class SessionFileStore {
       total += file.data.byteLength - (sizes.get(file.path) ?? 0);
       sizes.set(file.path, file.data.byteLength);
     }
-    if (total > this.limits.maxSessionBytes) throw new QuotaViolation(`the workspace holds ${total} bytes, above --max-session-bytes (${this.limits.maxSessionBytes})`);
-    if (sizes.size > this.limits.maxFiles) throw new QuotaViolation(`the workspace holds ${sizes.size} files, above --max-files (${this.limits.maxFiles})`);
+    if (total > this.limits.maxSessionBytes)
+      throw new QuotaViolation(`the workspace holds ${total} bytes, above --max-session-bytes (${this.limits.maxSessionBytes})`);
+    if (sizes.size > this.limits.maxFiles)
+      throw new QuotaViolation(`the workspace holds ${sizes.size} files, above --max-files (${this.limits.maxFiles})`);
 
     for (const path of changes.deleted) this.volume.rmSync(`/${path}`, { force: true });
     for (const file of changes.written) {
@@ -50,7 +52,10 @@ export class SessionFileStore {
     for (const [path, size] of sizes) this.sizes.set(path, size);
     this.total = total;
     // Sizes as stored here, not as the worker claims.
-    return { written: changes.written.map(({ path, data, mtimeMs }) => ({ path, size: data.byteLength, mtimeMs })), deleted: changes.deleted };
+    return {
+      written: changes.written.map(({ path, data, mtimeMs }) => ({ path, size: data.byteLength, mtimeMs })),
+      deleted: changes.deleted,
+    };
   }
 
   /** Up to `length` bytes of a file from `offset`, and its size; throws if there is no such file. */

@@ -90,7 +90,15 @@ export class SessionManager {
       this.pool.noteRuntime(runtime);
       const id = newSessionId();
       const now = Date.now();
-      this.sessions.set(id, { id, channel, files: new SessionFileIndex(id, this.config.fileLimits), runtime, createdAt: now, executionCount: 0, queue: new SessionQueue(now) });
+      this.sessions.set(id, {
+        id,
+        channel,
+        files: new SessionFileIndex(id, this.config.fileLimits),
+        runtime,
+        createdAt: now,
+        executionCount: 0,
+        queue: new SessionQueue(now),
+      });
       // Whatever ends the session (a crash, a broken rule, memory), later calls are told why.
       channel.onDeath((reason) => {
         if (this.sessions.get(id)?.channel === channel && !this.closing) {
@@ -144,7 +152,13 @@ export class SessionManager {
         if (!(error instanceof PyodideMcpError) || !['EXEC_TIMEOUT', 'EXEC_CANCELLED', 'WORKER_CRASHED'].includes(error.code)) throw error;
         // The session is gone (its channel's death buried it); this call reports how it ended.
         await session.channel.terminate(error);
-        return { outcome: emptyOutcome(session.executionCount + 1), files: [], interrupted: null, terminated: error, durationMs: performance.now() - started };
+        return {
+          outcome: emptyOutcome(session.executionCount + 1),
+          files: [],
+          interrupted: null,
+          terminated: error,
+          durationMs: performance.now() - started,
+        };
       }
     });
   }
@@ -258,7 +272,10 @@ export class SessionManager {
   }
 
   private expiredError(id: string, idleS: number): PyodideMcpError {
-    return new PyodideMcpError('SESSION_EXPIRED', `Session ${id} expired after ${idleS} s without use (--session-ttl ${this.config.sessionTtlMs / 1000} s). ${NEW_SESSION_HINT}`);
+    return new PyodideMcpError(
+      'SESSION_EXPIRED',
+      `Session ${id} expired after ${idleS} s without use (--session-ttl ${this.config.sessionTtlMs / 1000} s). ${NEW_SESSION_HINT}`,
+    );
   }
 
   private bury(id: string, reason: PyodideMcpError): void {
@@ -284,5 +301,15 @@ function newSessionId(): string {
 }
 
 function emptyOutcome(executionCount: number): CellOutcome {
-  return { stdout: '', stderr: '', result: null, error: null, execution_count: executionCount, truncated: null, loaded_packages: [], display: [], changes: { written: [], deleted: [] } };
+  return {
+    stdout: '',
+    stderr: '',
+    result: null,
+    error: null,
+    execution_count: executionCount,
+    truncated: null,
+    loaded_packages: [],
+    display: [],
+    changes: { written: [], deleted: [] },
+  };
 }

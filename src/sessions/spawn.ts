@@ -90,7 +90,9 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
   channel.on('error', () => {}); // the exit handler reports the end
   child.on('error', (error) => end(`the session process could not run: ${error.message}`));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.on('exit', (code, signal) => end(signal ? `the session process was killed (${signal})` : `the session process exited (code ${code})`));
+  child.on('exit', (code, signal) =>
+    end(signal ? `the session process was killed (${signal})` : `the session process exited (code ${code})`),
+  );
   const send = (control: ProcessControl) => {
     if (!ended && channel.writable) channel.write(encodeFrame(control));
   };

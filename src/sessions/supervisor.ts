@@ -114,7 +114,8 @@ export class Supervisor {
     this.relayed.delete(message.id);
     if (!message.ok) return this.emit(message);
     const value = WORKER_REPLIES[op].safeParse(message.value);
-    if (!value.success) return this.breach(`sent an invalid ${op} reply (${value.error.issues[0]?.path.join('.')}: ${value.error.issues[0]?.message})`);
+    if (!value.success)
+      return this.breach(`sent an invalid ${op} reply (${value.error.issues[0]?.path.join('.')}: ${value.error.issues[0]?.message})`);
     try {
       this.emit({ ...message, value: this.storeFiles(value.data) });
     } catch (error) {

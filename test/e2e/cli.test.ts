@@ -21,7 +21,22 @@ describe('pyodide-mcp command', () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     // Cell padding is allowed, so a table aligned by a Markdown formatter still counts.
     for (const flag of Object.keys(FLAGS)) assert.match(readme, new RegExp(`\\| *\`--${flag}\` *\\| *\`${envName(flag)}\``), flag);
-    const tools = ['execute_code', 'create_session', 'list_sessions', 'close_session', 'server_info', 'list_packages', 'install_packages', 'list_files', 'read_file', 'write_file', 'delete_file', 'run_file', 'upload_file', 'download_file'];
+    const tools = [
+      'execute_code',
+      'create_session',
+      'list_sessions',
+      'close_session',
+      'server_info',
+      'list_packages',
+      'install_packages',
+      'list_files',
+      'read_file',
+      'write_file',
+      'delete_file',
+      'run_file',
+      'upload_file',
+      'download_file',
+    ];
     for (const tool of tools) assert.match(readme, new RegExp(`### .*\`${tool}\``), tool);
   });
 
@@ -43,9 +58,19 @@ describe('pyodide-mcp command', () => {
       let stdout = '';
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
       const send = (msg: object) => child.stdin.write(JSON.stringify(msg) + '\n');
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'execute_code', arguments: { code: 'print("to the reply, not to stdout")\n1' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'execute_code', arguments: { code: 'print("to the reply, not to stdout")\n1' } },
+      });
       while (!stdout.includes('"id":2')) await once(child.stdout, 'data');
       const exited = once(child, 'exit');
       if (how === 'stdin closes') child.stdin.end();

@@ -16,9 +16,23 @@ describe('figures and files', () => {
   writeFileSync(join(hostDir, 'input.csv'), 'x,y\n1,2\n3,4\n');
   writeFileSync(join(hostDir, '.env'), 'API_KEY=do-not-leak');
   before(async () => {
-    h = await startServer(['--warm-sessions', '1', '--allow-dir', hostDir, '--max-session-bytes', '3000000', '--max-file-bytes', '2000000', '--max-files', '40'], {
-      PYODIDE_MCP_PRELOAD: 'matplotlib',
-    });
+    h = await startServer(
+      [
+        '--warm-sessions',
+        '1',
+        '--allow-dir',
+        hostDir,
+        '--max-session-bytes',
+        '3000000',
+        '--max-file-bytes',
+        '2000000',
+        '--max-files',
+        '40',
+      ],
+      {
+        PYODIDE_MCP_PRELOAD: 'matplotlib',
+      },
+    );
     session_id = (await h.ok('create_session')).session_id;
   });
   after(() => h.close());
@@ -65,19 +79,29 @@ describe('figures and files', () => {
     });
     assert.deepEqual(
       reply.display.map((d: any) => [d.mime_type, d.text]),
-      [['text/html', '<i>hi</i>'], ['text/markdown', '**bold**'], ['text/markdown', '**bold**']],
+      [
+        ['text/html', '<i>hi</i>'],
+        ['text/markdown', '**bold**'],
+        ['text/markdown', '**bold**'],
+      ],
     );
     assert.equal(reply.stdout, '7\n');
   });
 
   it('list_files shows files written by Python and by write_file', async () => {
-    await h.ok('execute_code', { session_id, code: 'import os\nos.makedirs("out", exist_ok=True)\nopen("out/result.txt", "w").write("42")' });
+    await h.ok('execute_code', {
+      session_id,
+      code: 'import os\nos.makedirs("out", exist_ok=True)\nopen("out/result.txt", "w").write("42")',
+    });
     await h.ok('write_file', { session_id, path: 'notes/todo.md', content: '# todo' });
     const { entries } = await h.ok('list_files', { session_id });
     const paths = entries.map((e: any) => e.path);
     for (const p of ['out', 'out/result.txt', 'notes', 'notes/todo.md', 'sine_wave.png']) assert.ok(paths.includes(p), `${p} in ${paths}`);
     const shallow = await h.ok('list_files', { session_id, path: 'out', recursive: false });
-    assert.deepEqual(shallow.entries.map((e: any) => [e.name, e.type, e.size]), [['result.txt', 'file', 2]]);
+    assert.deepEqual(
+      shallow.entries.map((e: any) => [e.name, e.type, e.size]),
+      [['result.txt', 'file', 2]],
+    );
     assert.equal((await h.ok('execute_code', { session_id, code: 'open("notes/todo.md").read()' })).result, "'# todo'");
   });
 
@@ -90,7 +114,10 @@ describe('figures and files', () => {
     const back = await h.ok('read_file', { session_id, path: 'blob.bin' });
     assert.equal(back.encoding, 'base64');
     assert.deepEqual(Buffer.from(back.content, 'base64'), bytes);
-    const py = await h.ok('execute_code', { session_id, code: 'import hashlib\nhashlib.sha256(open("blob.bin", "rb").read()).hexdigest()' });
+    const py = await h.ok('execute_code', {
+      session_id,
+      code: 'import hashlib\nhashlib.sha256(open("blob.bin", "rb").read()).hexdigest()',
+    });
     const { createHash } = await import('node:crypto');
     assert.equal(py.result, `'${createHash('sha256').update(bytes).digest('hex')}'`);
     const page = await h.ok('read_file', { session_id, path: 'blob.bin', offset: 100, length: 50 });
@@ -127,7 +154,10 @@ describe('figures and files', () => {
   it('upload_file copies from allowed directories only and never credential files', async () => {
     const ok = await h.ok('upload_file', { session_id, host_path: join(hostDir, 'input.csv'), destination_path: 'data/input.csv' });
     assert.equal(ok.size, 12);
-    const sum = await h.ok('execute_code', { session_id, code: 'import csv\nsum(int(r["y"]) for r in csv.DictReader(open("data/input.csv")))' });
+    const sum = await h.ok('execute_code', {
+      session_id,
+      code: 'import csv\nsum(int(r["y"]) for r in csv.DictReader(open("data/input.csv")))',
+    });
     assert.equal(sum.result, '6');
     const env = await h.call('upload_file', { session_id, host_path: join(hostDir, '.env') });
     assert.match(textOf(env), /PATH_DENIED: .*credential/);
@@ -150,11 +180,19 @@ describe('figures and files', () => {
 
   it('quota overflow is refused without losing earlier files', async () => {
     await h.ok('write_file', { session_id, path: 'keep.txt', content: 'precious', overwrite: true });
-    const big = await h.ok('execute_code', { session_id, code: 'f = open("huge.bin", "wb")\nfor _ in range(100):\n    f.write(b"x" * 100_000)' });
+    const big = await h.ok('execute_code', {
+      session_id,
+      code: 'f = open("huge.bin", "wb")\nfor _ in range(100):\n    f.write(b"x" * 100_000)',
+    });
     assert.equal(big.success, false);
     assert.equal(big.error.type, 'OSError');
     assert.match(big.error.message, /file quota/);
-    const tooBig = await h.call('write_file', { session_id, path: 'huge2.bin', content: Buffer.alloc(2_500_000).toString('base64'), encoding: 'base64' });
+    const tooBig = await h.call('write_file', {
+      session_id,
+      path: 'huge2.bin',
+      content: Buffer.alloc(2_500_000).toString('base64'),
+      encoding: 'base64',
+    });
     assert.match(textOf(tooBig), /QUOTA_EXCEEDED: Not written: a file may hold at most 2000000 bytes/);
     const many = await h.ok('execute_code', { session_id, code: 'for i in range(100):\n    open(f"many_{i}.txt", "w").write("x")' });
     assert.equal(many.error?.type, 'OSError');
@@ -165,11 +203,22 @@ describe('figures and files', () => {
   });
 
   it('list_files answers while the session is busy', async () => {
-    const slow = h.ok('execute_code', { session_id, code: 'import time\nt = time.time()\nwhile time.time() - t < 2: pass', timeout_seconds: 10 });
-    await eventually(async () => (await h.ok('list_sessions')).sessions.some((s: any) => s.session_id === session_id && s.busy), 2000, 'busy');
+    const slow = h.ok('execute_code', {
+      session_id,
+      code: 'import time\nt = time.time()\nwhile time.time() - t < 2: pass',
+      timeout_seconds: 10,
+    });
+    await eventually(
+      async () => (await h.ok('list_sessions')).sessions.some((s: any) => s.session_id === session_id && s.busy),
+      2000,
+      'busy',
+    );
     const { entries } = await h.ok('list_files', { session_id });
     assert.ok(entries.length > 3);
-    assert.ok((await h.ok('list_sessions')).sessions.find((s: any) => s.session_id === session_id).busy, 'still busy when listing answered');
+    assert.ok(
+      (await h.ok('list_sessions')).sessions.find((s: any) => s.session_id === session_id).busy,
+      'still busy when listing answered',
+    );
     await slow;
   });
 
@@ -196,7 +245,10 @@ describe('host file access rules over the real server', () => {
     const h = await startServer(['--warm-sessions', '0'], {});
     try {
       const tools = await h.client.listTools();
-      assert.match(tools.tools.find((t) => t.name === 'upload_file')!.description!, /host file access is off until the server is started with --allow-dir <dir>/);
+      assert.match(
+        tools.tools.find((t) => t.name === 'upload_file')!.description!,
+        /host file access is off until the server is started with --allow-dir <dir>/,
+      );
       const session_id = (await h.ok('create_session')).session_id;
       for (const host_path of ['/etc/hostname', join(hostDir, 'input.csv'), join(process.cwd(), 'package.json')]) {
         const up = await h.call('upload_file', { session_id, host_path });
@@ -206,7 +258,11 @@ describe('host file access rules over the real server', () => {
       const down = await h.call('download_file', { session_id, path: 'out.txt', host_path: join(hostDir, 'out.txt') });
       assert.match(textOf(down), /^PATH_DENIED: Host file access is off/);
       assert.equal(existsSync(join(hostDir, 'out.txt')), false);
-      assert.deepEqual((await h.ok('list_files', { session_id })).entries.map((e: any) => e.path), ['out.txt'], 'nothing was copied in');
+      assert.deepEqual(
+        (await h.ok('list_files', { session_id })).entries.map((e: any) => e.path),
+        ['out.txt'],
+        'nothing was copied in',
+      );
     } finally {
       await h.close();
     }

@@ -51,12 +51,20 @@ describe('timeouts, cancellation and concurrency', () => {
     const fast = await h.ok('create_session');
     let slowDone = false;
     const running = h
-      .ok('execute_code', { session_id: slow.session_id, code: 'import time\nt = time.time()\nwhile time.time() - t < 3: pass\n"slow"', timeout_seconds: 10 })
+      .ok('execute_code', {
+        session_id: slow.session_id,
+        code: 'import time\nt = time.time()\nwhile time.time() - t < 3: pass\n"slow"',
+        timeout_seconds: 10,
+      })
       .then((r) => {
         slowDone = true;
         return r;
       });
-    await eventually(async () => (await h.ok('list_sessions')).sessions.some((s: any) => s.session_id === slow.session_id && s.busy), 2000, 'slow session busy');
+    await eventually(
+      async () => (await h.ok('list_sessions')).sessions.some((s: any) => s.session_id === slow.session_id && s.busy),
+      2000,
+      'slow session busy',
+    );
     const quick = await h.ok('execute_code', { session_id: fast.session_id, code: '2 + 2' });
     assert.equal(quick.result, '4');
     await h.client.ping();
@@ -67,16 +75,24 @@ describe('timeouts, cancellation and concurrency', () => {
   it('queues calls on one session and runs them in arrival order', async () => {
     const { session_id } = await h.ok('create_session');
     await h.ok('execute_code', { session_id, code: 'log = []' });
-    const calls = [0, 1, 2, 3].map((i) => h.ok('execute_code', { session_id, code: `import time; time.sleep(0.05); log.append(${i}); list(log)` }));
+    const calls = [0, 1, 2, 3].map((i) =>
+      h.ok('execute_code', { session_id, code: `import time; time.sleep(0.05); log.append(${i}); list(log)` }),
+    );
     const results = await Promise.all(calls);
-    assert.deepEqual(results.map((r) => r.result), ['[0]', '[0, 1]', '[0, 1, 2]', '[0, 1, 2, 3]']);
+    assert.deepEqual(
+      results.map((r) => r.result),
+      ['[0]', '[0, 1]', '[0, 1, 2]', '[0, 1, 2, 3]'],
+    );
   });
 
   it('sends progress notifications while a long cell runs, when asked', async () => {
     const { session_id } = await h.ok('create_session');
     const seen: number[] = [];
     const r = await h.client.callTool(
-      { name: 'execute_code', arguments: { session_id, code: 'import time\nt = time.time()\nwhile time.time() - t < 2.5: pass', timeout_seconds: 10 } },
+      {
+        name: 'execute_code',
+        arguments: { session_id, code: 'import time\nt = time.time()\nwhile time.time() - t < 2.5: pass', timeout_seconds: 10 },
+      },
       undefined,
       { onprogress: (p) => seen.push(p.progress) },
     );
@@ -92,11 +108,19 @@ describe('timeouts, cancellation and concurrency', () => {
       undefined,
       { signal: controller.signal },
     );
-    await eventually(async () => (await h.ok('list_sessions')).sessions.some((s: any) => s.session_id === session_id && s.busy), 2000, 'busy');
+    await eventually(
+      async () => (await h.ok('list_sessions')).sessions.some((s: any) => s.session_id === session_id && s.busy),
+      2000,
+      'busy',
+    );
     const cancelledAt = Date.now();
     controller.abort('test cancels');
     await assert.rejects(pending);
-    await eventually(async () => !(await h.ok('list_sessions')).sessions.find((s: any) => s.session_id === session_id).busy, 3000, 'idle after cancel');
+    await eventually(
+      async () => !(await h.ok('list_sessions')).sessions.find((s: any) => s.session_id === session_id).busy,
+      3000,
+      'idle after cancel',
+    );
     assert.ok(Date.now() - cancelledAt < 3000);
     const r = await h.ok('execute_code', { session_id, code: 'state' });
     assert.equal(r.result, "'alive'");

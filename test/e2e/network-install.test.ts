@@ -33,17 +33,58 @@ describe('install_packages from an index (--allow-network)', () => {
     'tampered-1.0-py3-none-any.whl': wheel('tampered', '1.0', 'X = 1\n'),
   };
   const releases: Record<string, object> = {
-    'hello-mcp': { info: { name: 'hello-mcp', version: '1.0', requires_dist: ['tiny-dep (>=1)', 'pytest; extra == "test"'] }, urls: [{ filename: 'hello_mcp-1.0-py3-none-any.whl', url: '/files/hello_mcp-1.0-py3-none-any.whl', packagetype: 'bdist_wheel', digests: { sha256: sha(files['hello_mcp-1.0-py3-none-any.whl']!) } }] },
-    'tiny-dep': { info: { name: 'tiny-dep', version: '2.0', requires_dist: null }, urls: [{ filename: 'tiny_dep-2.0-py3-none-any.whl', url: '/files/tiny_dep-2.0-py3-none-any.whl', packagetype: 'bdist_wheel', digests: { sha256: sha(files['tiny_dep-2.0-py3-none-any.whl']!) } }] },
-    'compiled-only': { info: { name: 'compiled-only', version: '3.0' }, urls: [{ filename: 'compiled_only-3.0-cp312-cp312-manylinux_2_17_x86_64.whl', url: '/files/x.whl', packagetype: 'bdist_wheel', digests: { sha256: '00' } }] },
-    tampered: { info: { name: 'tampered', version: '1.0' }, urls: [{ filename: 'tampered-1.0-py3-none-any.whl', url: '/files/tampered-1.0-py3-none-any.whl', packagetype: 'bdist_wheel', digests: { sha256: '0'.repeat(64) } }] },
+    'hello-mcp': {
+      info: { name: 'hello-mcp', version: '1.0', requires_dist: ['tiny-dep (>=1)', 'pytest; extra == "test"'] },
+      urls: [
+        {
+          filename: 'hello_mcp-1.0-py3-none-any.whl',
+          url: '/files/hello_mcp-1.0-py3-none-any.whl',
+          packagetype: 'bdist_wheel',
+          digests: { sha256: sha(files['hello_mcp-1.0-py3-none-any.whl']!) },
+        },
+      ],
+    },
+    'tiny-dep': {
+      info: { name: 'tiny-dep', version: '2.0', requires_dist: null },
+      urls: [
+        {
+          filename: 'tiny_dep-2.0-py3-none-any.whl',
+          url: '/files/tiny_dep-2.0-py3-none-any.whl',
+          packagetype: 'bdist_wheel',
+          digests: { sha256: sha(files['tiny_dep-2.0-py3-none-any.whl']!) },
+        },
+      ],
+    },
+    'compiled-only': {
+      info: { name: 'compiled-only', version: '3.0' },
+      urls: [
+        {
+          filename: 'compiled_only-3.0-cp312-cp312-manylinux_2_17_x86_64.whl',
+          url: '/files/x.whl',
+          packagetype: 'bdist_wheel',
+          digests: { sha256: '00' },
+        },
+      ],
+    },
+    tampered: {
+      info: { name: 'tampered', version: '1.0' },
+      urls: [
+        {
+          filename: 'tampered-1.0-py3-none-any.whl',
+          url: '/files/tampered-1.0-py3-none-any.whl',
+          packagetype: 'bdist_wheel',
+          digests: { sha256: '0'.repeat(64) },
+        },
+      ],
+    },
   };
 
   before(async () => {
     index = createServer((req, res) => {
       requests.push(req.url ?? '');
       const json = /^\/pypi\/([^/]+)\/json$/.exec(req.url ?? '');
-      if (json && releases[json[1]!]) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(releases[json[1]!]));
+      if (json && releases[json[1]!])
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(releases[json[1]!]));
       const file = /^\/files\/(.+)$/.exec(req.url ?? '');
       if (file && files[file[1]!]) return void res.writeHead(200).end(files[file[1]!]);
       res.writeHead(404).end();
@@ -80,7 +121,10 @@ describe('install_packages from an index (--allow-network)', () => {
   it('the session itself still has no network', async () => {
     const port = (index.address() as AddressInfo).port;
     const before = requests.length;
-    const r = await h.ok('execute_code', { session_id, code: `import urllib.request\ntry:\n    urllib.request.urlopen("http://127.0.0.1:${port}/pypi/tiny-dep/json", timeout=2)\n    "reached"\nexcept Exception as e:\n    type(e).__name__` });
+    const r = await h.ok('execute_code', {
+      session_id,
+      code: `import urllib.request\ntry:\n    urllib.request.urlopen("http://127.0.0.1:${port}/pypi/tiny-dep/json", timeout=2)\n    "reached"\nexcept Exception as e:\n    type(e).__name__`,
+    });
     assert.notEqual(r.result, "'reached'");
     assert.equal(requests.length, before);
   });

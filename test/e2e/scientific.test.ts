@@ -58,7 +58,10 @@ describe('scientific stack, offline', () => {
   it('an import of an available but unloaded package loads it and says so', async () => {
     const r = await run('import jinja2\njinja2.Template("{{ a }}+{{ b }}").render(a=1, b=2)');
     assert.equal(r.result, "'1+2'");
-    assert.ok(r.loaded_packages.some((p: string) => p.toLowerCase() === 'jinja2'), JSON.stringify(r.loaded_packages));
+    assert.ok(
+      r.loaded_packages.some((p: string) => p.toLowerCase() === 'jinja2'),
+      JSON.stringify(r.loaded_packages),
+    );
     const again = await run('import jinja2');
     assert.deepEqual(again.loaded_packages, []);
   });

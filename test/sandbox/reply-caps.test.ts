@@ -4,7 +4,17 @@ import { describe, it } from 'node:test';
 import type { CellOutcome } from '../../src/contract.js';
 import { capOutcome, jsonBytes, MAX_DISPLAY_ITEMS, MAX_ERROR_TYPE_CHARS, shrinkLongestStrings } from '../../src/sandbox/reply-caps.js';
 
-const base: CellOutcome = { stdout: '', stderr: '', result: null, error: null, execution_count: 1, truncated: null, loaded_packages: [], display: [], changes: { written: [], deleted: [] } };
+const base: CellOutcome = {
+  stdout: '',
+  stderr: '',
+  result: null,
+  error: null,
+  execution_count: 1,
+  truncated: null,
+  loaded_packages: [],
+  display: [],
+  changes: { written: [], deleted: [] },
+};
 const limits = { stdout: 10, stderr: 10, result: 10, traceback: 20 };
 
 describe('reply caps', () => {

@@ -35,7 +35,18 @@ for (const isolation of ['process', 'thread'] as const) {
     before(async () => {
       snapshots = mkdtempSync(join(tmpdir(), 'pyodide-mcp-snapshots-'));
       // No warm pool: sessions boot one after another, so the first makes the snapshot and later ones boot from it.
-      p = await startProbeServer(['--preload', 'none', '--isolation', isolation, '--warm-sessions', '0', '--snapshot-dir', snapshots, '--max-reply-bytes', '1048576']);
+      p = await startProbeServer([
+        '--preload',
+        'none',
+        '--isolation',
+        isolation,
+        '--warm-sessions',
+        '0',
+        '--snapshot-dir',
+        snapshots,
+        '--max-reply-bytes',
+        '1048576',
+      ]);
     });
     after(async () => {
       await p.close();
@@ -59,7 +70,11 @@ for (const isolation of ['process', 'thread'] as const) {
       assert.equal(poke.success, true, JSON.stringify(poke.error));
       assert.equal(poke.result, '(True, True)', 'the attacker booted from a snapshot and found its target in it');
       const later = await p.newSession();
-      assert.equal((await p.run(later, 'import sys\nsys.copyright[:9]')).result, "'Copyright'", 'a session created afterwards is untouched');
+      assert.equal(
+        (await p.run(later, 'import sys\nsys.copyright[:9]')).result,
+        "'Copyright'",
+        'a session created afterwards is untouched',
+      );
       await p.assertUnharmed();
     });
 
@@ -81,7 +96,11 @@ for (const isolation of ['process', 'thread'] as const) {
             'refused',
           ].join('\n'),
         );
-        assert.match(r.result ?? '', /pyodide\.setStdout is disabled in the pyodide-mcp sandbox.*setStderr.*setStdin/, `fd ${fd}: ${r.result}`);
+        assert.match(
+          r.result ?? '',
+          /pyodide\.setStdout is disabled in the pyodide-mcp sandbox.*setStderr.*setStdin/,
+          `fd ${fd}: ${r.result}`,
+        );
       }
       assert.equal((await p.run(s, '6 * 7')).result, '42', 'the session itself carries on');
       assert.ok((await p.h.client.listTools()).tools.length > 5, 'the protocol stream is intact');
@@ -127,7 +146,8 @@ for (const isolation of ['process', 'thread'] as const) {
       const listing = await p.h.call('list_files', { session_id: s });
       if (!listing.isError) assert.ok(!textOf(listing).includes('big.bin'), 'the planted file is not listed');
       else await assertDead(p, s, /file limits|quota|--max-session-bytes|--max-file-bytes/);
-      if (isolation === 'process') assert.ok(serverRssMb(p) - rssBefore < 150, `server RSS grew by ${Math.round(serverRssMb(p) - rssBefore)} MB`);
+      if (isolation === 'process')
+        assert.ok(serverRssMb(p) - rssBefore < 150, `server RSS grew by ${Math.round(serverRssMb(p) - rssBefore)} MB`);
       assert.ok(result, 'the call answered');
       await p.assertUnharmed();
     });
@@ -143,7 +163,11 @@ describe('boundary: what only process isolation contains', () => {
 
   it('class 4: exhausting the V8 heap from Python ends only that session', async () => {
     const s = await p.newSession();
-    const result = await raw(p, s, 'import js\nk = [js.Array.new(1_000_000).fill(0.5) for _ in range(30)]\njs.Reflect.ownKeys(js.Uint8Array.new(12_000_000))');
+    const result = await raw(
+      p,
+      s,
+      'import js\nk = [js.Array.new(1_000_000).fill(0.5) for _ in range(30)]\njs.Reflect.ownKeys(js.Uint8Array.new(12_000_000))',
+    );
     assert.ok(result.isError || (result.structuredContent as { success: boolean }).success === false);
     await assertDead(p, s, /exited|ended|memory/);
     await p.assertUnharmed();

@@ -85,13 +85,20 @@ describe('cell scope and file quota (modern runtime)', () => {
     await p.run(s, 't = asyncio.ensure_future(job(3))');
     assert.equal((await p.run(s, 't.done(), t.result()')).result, '(True, 6)');
     assert.equal((await p.run(s, 'await js.Promise.resolve(7)')).result, '7');
-    const timers = await p.run(s, 'js.setTimeout(create_proxy(lambda: print("timer")), 0)\njs.queueMicrotask(create_proxy(lambda: print("microtask")))\n1');
+    const timers = await p.run(
+      s,
+      'js.setTimeout(create_proxy(lambda: print("timer")), 0)\njs.queueMicrotask(create_proxy(lambda: print("microtask")))\n1',
+    );
     assert.equal(timers.stdout, 'microtask\ntimer\n');
     const wrote = await p.run(s, 'with open("data.bin", "wb") as f:\n    f.write(b"y" * (5 * 1024 * 1024))\nos.path.getsize("data.bin")');
     assert.equal(wrote.result, String(5 * MB));
     assert.equal((await hostFiles(p, s)).get('data.bin'), 5 * MB);
     // A task that never ends keeps its cell until the time limit, then the session carries on.
-    const forever = await p.run(s, 'async def spin():\n    while True:\n        await asyncio.sleep(0.05)\nasyncio.ensure_future(spin())', 2);
+    const forever = await p.run(
+      s,
+      'async def spin():\n    while True:\n        await asyncio.sleep(0.05)\nasyncio.ensure_future(spin())',
+      2,
+    );
     assertPythonError(forever, 'TimeoutError', /2 s time limit/);
     // (Unless the interrupt landed inside the task itself, which then ended with it.)
     if (!/had not finished/.test(forever.stderr)) assert.doesNotMatch(forever.stderr, /exception in a JavaScript callback/);
@@ -175,7 +182,10 @@ describe('cell scope and recursion (legacy runtime)', () => {
     await p.run(s, 'js.setTimeout(create_proxy(big), 10)');
     await idle(300);
     assert.equal((await p.run(s, 'os.listdir("/workspace")')).result, '[]');
-    const gathered = await p.run(s, 'async def job(x):\n    await asyncio.sleep(0.02)\n    return x * 2\nawait asyncio.gather(job(1), job(2))');
+    const gathered = await p.run(
+      s,
+      'async def job(x):\n    await asyncio.sleep(0.02)\n    return x * 2\nawait asyncio.gather(job(1), job(2))',
+    );
     assert.equal(gathered.result, '[2, 4]');
     await p.assertUnharmed();
   });

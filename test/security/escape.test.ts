@@ -55,11 +55,17 @@ describe('sandbox: host files, environment, code evaluation, processes (modern r
     assertPythonError(binary, 'JsException', /pyodide\._api\.loadBinaryFile is disabled in the pyodide-mcp sandbox/);
     const mount = await p.run(s, `import pyodide_js\npyodide_js.mountNodeFS('/mnt', ${JSON.stringify(secrets.dir)})`);
     assertPythonError(mount, 'JsException', /pyodide\.mountNodeFS is disabled in the pyodide-mcp sandbox/);
-    const nodefs = await p.run(s, `import pyodide_js\nfs = pyodide_js.FS\nfs.mkdir('/mnt2')\nfs.mount(fs.filesystems.NODEFS, {'root': ${JSON.stringify(secrets.dir)}}, '/mnt2')`);
+    const nodefs = await p.run(
+      s,
+      `import pyodide_js\nfs = pyodide_js.FS\nfs.mkdir('/mnt2')\nfs.mount(fs.filesystems.NODEFS, {'root': ${JSON.stringify(secrets.dir)}}, '/mnt2')`,
+    );
     assertPythonError(nodefs, 'AttributeError', missingAttribute('NODEFS'));
     // Pyodide's own package loader reads host files with Node fs: the permission model limits it to the
     // distribution and the wheels directory. A wheel elsewhere on the host is refused...
-    await p.run(s, `import pyodide_js\nevil = pyodide_js.loadPackage(${JSON.stringify(join(secrets.dir, 'evilwheel-1.0-py3-none-any.whl'))})`);
+    await p.run(
+      s,
+      `import pyodide_js\nevil = pyodide_js.loadPackage(${JSON.stringify(join(secrets.dir, 'evilwheel-1.0-py3-none-any.whl'))})`,
+    );
     await settled('evil');
     const evil = await p.run(s, 'import evilwheel');
     assertPythonError(evil, 'ModuleNotFoundError', /No module named 'evilwheel'/);
@@ -77,7 +83,10 @@ describe('sandbox: host files, environment, code evaluation, processes (modern r
   });
 
   it('environment: the server secret is in neither os.environ nor js.process.env', async () => {
-    const r = await p.run(s, 'import os, js\n(dict(os.environ), js.Object.keys(js.process.env).to_py(), js.JSON.stringify(js.process.env))');
+    const r = await p.run(
+      s,
+      'import os, js\n(dict(os.environ), js.Object.keys(js.process.env).to_py(), js.JSON.stringify(js.process.env))',
+    );
     assert.equal(r.success, true);
     noSecret(r, ENV_SECRET);
     assert.doesNotMatch(r.result!, /SANDBOX_TEST_SECRET/);
@@ -87,11 +96,24 @@ describe('sandbox: host files, environment, code evaluation, processes (modern r
   });
 
   it('require, module and the realm globals: nothing host-facing on globalThis', async () => {
-    for (const name of ['require', 'module', 'fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource', 'BroadcastChannel', 'MessageChannel', 'MessagePort', 'importScripts', 'loadPyodide']) {
+    for (const name of [
+      'require',
+      'module',
+      'fetch',
+      'WebSocket',
+      'XMLHttpRequest',
+      'EventSource',
+      'BroadcastChannel',
+      'MessageChannel',
+      'MessagePort',
+      'importScripts',
+      'loadPyodide',
+    ]) {
       assertPythonError(await p.run(s, `import js\njs.${name}`), 'AttributeError', missingAttribute(name));
     }
     const names = (await p.run(s, 'import js\nsorted(js.Object.getOwnPropertyNames(js.globalThis).to_py())')).result!;
-    for (const gone of ['fetch', 'require', 'BroadcastChannel', 'MessagePort', 'Request', 'Response']) assert.doesNotMatch(names, new RegExp(`'${gone}'`));
+    for (const gone of ['fetch', 'require', 'BroadcastChannel', 'MessagePort', 'Request', 'Response'])
+      assert.doesNotMatch(names, new RegExp(`'${gone}'`));
     // Legitimate JS interop still works.
     assert.equal((await p.run(s, 'import js\njs.Math.sqrt(4)')).result, '2');
     assert.equal((await p.run(s, 'import js\njs.JSON.stringify(js.Array.of(1, 2))')).result, "'[1,2]'");
@@ -138,7 +160,11 @@ describe('sandbox: host files, environment, code evaluation, processes (modern r
     const victim = await p.newSession();
     assertPythonError(await p.run(victim, 'import js\njs.process.exit(1)'), 'AttributeError', missingAttribute('exit'));
     assertPythonError(await p.run(victim, 'import js\njs.process.kill(0, "SIGKILL")'), 'AttributeError', missingAttribute('kill'));
-    for (const code of ['import os\nos.kill(os.getpid(), 9)', 'import signal\nsignal.raise_signal(signal.SIGTERM)', 'import os\nos._exit(3)']) {
+    for (const code of [
+      'import os\nos.kill(os.getpid(), 9)',
+      'import signal\nsignal.raise_signal(signal.SIGTERM)',
+      'import os\nos._exit(3)',
+    ]) {
       const other = await p.newSession();
       await p.attempt(other, code); // may end the session (its own business)
       await p.assertUnharmed();

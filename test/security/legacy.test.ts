@@ -54,13 +54,25 @@ describe('sandbox: legacy runtime (Pyodide 0.17.1)', () => {
     assertPythonError(await p.run(s, `import js\njs.Object.constructor('return process')()`), 'JsException', EVAL_REFUSED);
     assertPythonError(await p.run(s, `import js\njs.eval('1 + 1')`), 'JsException', EVAL_REFUSED);
     // ...while Pyodide's own callable proxies (made without compiling strings) still work.
-    assert.equal((await p.run(s, 'import js\nfrom pyodide import create_proxy\nf = create_proxy(lambda x, *rest: x * 2)\njs.Array.of(1, 2, 3).map(f).join(",")')).result, "'2,4,6'");
+    assert.equal(
+      (
+        await p.run(
+          s,
+          'import js\nfrom pyodide import create_proxy\nf = create_proxy(lambda x, *rest: x * 2)\njs.Array.of(1, 2, 3).map(f).join(",")',
+        )
+      ).result,
+      "'2,4,6'",
+    );
     await p.assertUnharmed();
   });
 
   it('processes and network: os.system fails, sockets are unreachable, no request arrives', async () => {
     assert.equal((await p.run(s, 'import os\nos.system("id")')).result, '-1');
-    assertPythonError(await p.run(s, `import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`), 'OSError', /\[Errno 23\] Host is unreachable/);
+    assertPythonError(
+      await p.run(s, `import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`),
+      'OSError',
+      /\[Errno 23\] Host is unreachable/,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(connections, 0);
     await p.assertUnharmed();

@@ -48,7 +48,10 @@ describe('sandbox: network (modern runtime)', () => {
   it('pyodide.http (open_url, pyfetch), urllib: fail', async () => {
     const open = await p.run(s, `from pyodide.http import open_url\nopen_url(${JSON.stringify(url)})`);
     assert.equal(open.success, false);
-    assert.match(`${open.error!.type}: ${open.error!.message}`, /XMLHttpRequest|not defined|ReferenceError|NameError|ImportError|AttributeError/);
+    assert.match(
+      `${open.error!.type}: ${open.error!.message}`,
+      /XMLHttpRequest|not defined|ReferenceError|NameError|ImportError|AttributeError/,
+    );
     await p.run(s, `import asyncio\nfrom pyodide.http import pyfetch\ntask = asyncio.ensure_future(pyfetch(${JSON.stringify(url)}))`);
     await eventually(async () => (await p.run(s, 'task.done()')).result === 'True', 20_000, 'pyfetch settled');
     const pyfetch = await p.run(s, 'repr(task.exception())');
@@ -60,8 +63,16 @@ describe('sandbox: network (modern runtime)', () => {
   });
 
   it('sockets: connect is EHOSTUNREACH, listen is EOPNOTSUPP, Node socket FS refused', async () => {
-    assertPythonError(await p.run(s, `import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`), 'OSError', /\[Errno 23\] Host is unreachable/);
-    assertPythonError(await p.run(s, 'import socket\nl = socket.socket()\nl.bind(("127.0.0.1", 0))\nl.listen()'), 'OSError', /\[Errno 138\]/);
+    assertPythonError(
+      await p.run(s, `import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`),
+      'OSError',
+      /\[Errno 23\] Host is unreachable/,
+    );
+    assertPythonError(
+      await p.run(s, 'import socket\nl = socket.socket()\nl.bind(("127.0.0.1", 0))\nl.listen()'),
+      'OSError',
+      /\[Errno 138\]/,
+    );
     const init = await p.run(s, 'import pyodide_js\npyodide_js._api.initializeNodeSockFS()');
     assertPythonError(init, 'JsException', /initializeNodeSockFS is disabled in the pyodide-mcp sandbox/);
     assert.equal(connections, 0);

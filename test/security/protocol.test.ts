@@ -42,13 +42,17 @@ describe("the worker's guarded sender", () => {
   it('passes file bytes through without walking them', async () => {
     const data = new Uint8Array(20 * 1024 * 1024);
     const started = performance.now();
-    const got = await collect((post) => post({ type: 'reply', id: 8, ok: true, value: { written: [{ path: 'big.bin', data, mtimeMs: 0 }], deleted: [] } } as any));
+    const got = await collect((post) =>
+      post({ type: 'reply', id: 8, ok: true, value: { written: [{ path: 'big.bin', data, mtimeMs: 0 }], deleted: [] } } as any),
+    );
     assert.equal(got[0].value.written[0].data.length, data.length);
     assert.ok(performance.now() - started < 2_000);
   });
 
   it('replaces an oversized reply by an error reply', async () => {
     const got = await collect((post) => post({ type: 'reply', id: 7, ok: true, value: { stdout: 'y'.repeat(5_000) } } as any));
-    assert.deepEqual(got, [{ id: 7, type: 'reply', ok: false, error: { code: 'WORKER_ERROR', message: 'The reply exceeded 1000 characters and was not sent.' } }]);
+    assert.deepEqual(got, [
+      { id: 7, type: 'reply', ok: false, error: { code: 'WORKER_ERROR', message: 'The reply exceeded 1000 characters and was not sent.' } },
+    ]);
   });
 });

@@ -26,7 +26,11 @@ function audit(kind: 'modern' | 'legacy', control = false): Promise<AuditResult>
     workerData: { kind, distDir, control },
     env: {},
     argv: [],
-    execArgv: workerSandboxExecArgv({ distDir, wheelsDir: null, harnessPath: new URL('../../../workers/harness.py', import.meta.url).pathname }),
+    execArgv: workerSandboxExecArgv({
+      distDir,
+      wheelsDir: null,
+      harnessPath: new URL('../../../workers/harness.py', import.meta.url).pathname,
+    }),
     stdout: true,
     stderr: true,
     resourceLimits: { maxOldGenerationSizeMb: 512 },

@@ -19,35 +19,57 @@ import { lockdown, prepareSandbox } from '../../workers/sandbox/lockdown.js';
 const init = workerThreads.workerData as { kind: 'modern' | 'legacy'; distDir: string; control?: boolean };
 
 /** Objects that must not be reachable after lockdown, by identity. */
-const forbidden = (port: workerThreads.MessagePort) => new Map<unknown, string>([
-  [realProcess, 'the real process object'],
-  // Their internal MessagePort speaks Node's worker protocol: a forged message there crashes the host (measured).
-  [realProcess.stdin, 'process.stdin'],
-  [realProcess.stdout, 'process.stdout'],
-  [realProcess.stderr, 'process.stderr'],
-  [fsDefault, 'node:fs'],
-  [fsNamespace, 'node:fs namespace'],
-  [fsDefault.promises, 'node:fs/promises'],
-  [childProcess, 'node:child_process'],
-  [net, 'node:net'],
-  [vm, 'node:vm'],
-  [vm.Script, 'vm.Script'],
-  [nodeModule, 'node:module (CJS Module)'],
-  [workerThreads, 'node:worker_threads'],
-  [workerThreads.Worker, 'Worker constructor'],
-  [port, 'the worker parentPort'],
-  [Object.getPrototypeOf(port), 'MessagePort.prototype'],
-  [workerThreads.MessageChannel, 'MessageChannel'],
-  [workerThreads.BroadcastChannel, 'BroadcastChannel'],
-  [globalThis.fetch, 'fetch'],
-]);
+const forbidden = (port: workerThreads.MessagePort) =>
+  new Map<unknown, string>([
+    [realProcess, 'the real process object'],
+    // Their internal MessagePort speaks Node's worker protocol: a forged message there crashes the host (measured).
+    [realProcess.stdin, 'process.stdin'],
+    [realProcess.stdout, 'process.stdout'],
+    [realProcess.stderr, 'process.stderr'],
+    [fsDefault, 'node:fs'],
+    [fsNamespace, 'node:fs namespace'],
+    [fsDefault.promises, 'node:fs/promises'],
+    [childProcess, 'node:child_process'],
+    [net, 'node:net'],
+    [vm, 'node:vm'],
+    [vm.Script, 'vm.Script'],
+    [nodeModule, 'node:module (CJS Module)'],
+    [workerThreads, 'node:worker_threads'],
+    [workerThreads.Worker, 'Worker constructor'],
+    [port, 'the worker parentPort'],
+    [Object.getPrototypeOf(port), 'MessagePort.prototype'],
+    [workerThreads.MessageChannel, 'MessageChannel'],
+    [workerThreads.BroadcastChannel, 'BroadcastChannel'],
+    [globalThis.fetch, 'fetch'],
+  ]);
 
 /** Property names that betray a Node built-in module or a host-facing capability. */
 const suspiciousNames = new Set([
-  'readFileSync', 'writeFileSync', 'openSync', 'spawnSync', 'execSync', 'fork', 'dlopen', 'binding', '_linkedBinding',
-  'reallyExit', 'getBuiltinModule', 'createRequire', '_load', 'runInThisContext', 'compileFunction',
-  'createConnection', 'createServer', 'createSocket', 'globalAgent', 'parentPort', 'receiveMessageOnPort', 'kill',
-  'setEnvironmentData', 'writeHeapSnapshot', 'require',
+  'readFileSync',
+  'writeFileSync',
+  'openSync',
+  'spawnSync',
+  'execSync',
+  'fork',
+  'dlopen',
+  'binding',
+  '_linkedBinding',
+  'reallyExit',
+  'getBuiltinModule',
+  'createRequire',
+  '_load',
+  'runInThisContext',
+  'compileFunction',
+  'createConnection',
+  'createServer',
+  'createSocket',
+  'globalAgent',
+  'parentPort',
+  'receiveMessageOnPort',
+  'kill',
+  'setEnvironmentData',
+  'writeHeapSnapshot',
+  'require',
 ]);
 
 /** Functions compiled from WebAssembly (CPython's libc `kill`, `fork`, `dlopen` are wasm, not Node) and wasm globals. */

@@ -27,7 +27,10 @@ describe('sandbox: resources and a subverted worker (modern runtime)', () => {
     const size = await p.run(s, 'del hog\nimport pyodide_js\npyodide_js._module.HEAP8.length <= 1024 * 1024**2');
     assert.equal(size.result, 'True', 'the wasm heap never grew past the cap');
     // A new WebAssembly memory above the cap cannot be made from JS either.
-    const wasm = await p.run(s, 'import js\nfrom pyodide.ffi import to_js\njs.WebAssembly.Memory.new(to_js({"initial": 20000}, dict_converter=js.Object.fromEntries))');
+    const wasm = await p.run(
+      s,
+      'import js\nfrom pyodide.ffi import to_js\njs.WebAssembly.Memory.new(to_js({"initial": 20000}, dict_converter=js.Object.fromEntries))',
+    );
     assertPythonError(wasm, 'JsException', /RangeError: WebAssembly\.Memory\(\): could not allocate memory/);
     // Legitimate large-ish allocations still work, and the state survived.
     assert.equal((await p.run(s, 'len(bytearray(200 * 1024**2)), state')).result, "(209715200, 'still here')");
@@ -70,7 +73,10 @@ describe('sandbox: resources and a subverted worker (modern runtime)', () => {
     assert.ok(!('toolError' in r1) && r1.success === false, 'a malformed reply is not passed on as a result');
     assert.match(r1.error!.message, /The session sent an invalid execute reply \(stdout: .*\); it was ended/);
     const after1 = await p.attempt(malformed, '1');
-    assert.ok('toolError' in after1 && /SESSION_DEAD: .*invalid execute reply/.test(after1.toolError), 'later calls are told why the session is gone');
+    assert.ok(
+      'toolError' in after1 && /SESSION_DEAD: .*invalid execute reply/.test(after1.toolError),
+      'later calls are told why the session is gone',
+    );
 
     const oversized = await p.newSession();
     await p.run(

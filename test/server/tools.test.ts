@@ -55,7 +55,10 @@ describe('tools over the in-memory transport', () => {
   it('writes, lists, reads and deletes files; unknown sessions and paths get coded errors', async () => {
     const { session_id } = await ok('create_session');
     await ok('write_file', { session_id, path: 'data/a.txt', content: 'hello' });
-    assert.deepEqual((await ok('list_files', { session_id })).entries.map((e: { path: string }) => e.path), ['data', 'data/a.txt']);
+    assert.deepEqual(
+      (await ok('list_files', { session_id })).entries.map((e: { path: string }) => e.path),
+      ['data', 'data/a.txt'],
+    );
     assert.equal((await ok('read_file', { session_id, path: 'data/a.txt' })).content, 'hello');
     assert.equal((await ok('execute_code', { session_id, code: "open('data/a.txt').read()" })).result, "'hello'");
     await ok('delete_file', { session_id, path: 'data/a.txt' });
@@ -66,7 +69,9 @@ describe('tools over the in-memory transport', () => {
   });
 
   it('never sends a reply above --max-reply-bytes: too broad a request gets an error that says how to narrow it', async () => {
-    const { session_id } = await ok('execute_code', { code: "import os\nfor i in range(400):\n    open(f'{i:03}_' + 'n' * 150, 'w').close()\nopen('big.txt', 'w').write('x' * 100_000)" });
+    const { session_id } = await ok('execute_code', {
+      code: "import os\nfor i in range(400):\n    open(f'{i:03}_' + 'n' * 150, 'w').close()\nopen('big.txt', 'w').write('x' * 100_000)",
+    });
     const listing = await call('list_files', { session_id });
     assert.match((listing.content[0] as { text: string }).text, /^REPLY_TOO_LARGE: .*--max-reply-bytes.*list a subdirectory/);
     await assert.rejects(client.readResource({ uri: `session://${session_id}/big.txt` }), /REPLY_TOO_LARGE: .*read_file/);

@@ -17,7 +17,10 @@ describe('session queue', () => {
       });
     const results = await Promise.allSettled([step('a', 30), step('b', 1, true), step('c', 1)]);
     assert.deepEqual(order, ['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
   });
 
   it('is busy while a call runs, and never idle then', async () => {

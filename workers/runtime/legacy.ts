@@ -159,7 +159,14 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
         asmFactory = runScript(
           file,
           // `Function`: code generation from strings is off in session workers; see CallableTargetConstructor.
-          { self: { location, importScripts }, importScripts, location, process: undefined, console: quietConsole, Function: CallableTargetConstructor },
+          {
+            self: { location, importScripts },
+            importScripts,
+            location,
+            process: undefined,
+            console: quietConsole,
+            Function: CallableTargetConstructor,
+          },
           'return _createPyodideModule;',
         ) as typeof asmFactory;
       } else {
@@ -250,10 +257,14 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
       if (unknown.length > 0) throw new Error(`legacy runtime: unknown package(s): ${unknown.join(', ')}`);
       const errors: string[] = [];
       // 0.17 reports failures through the error callback instead of rejecting; collect them and throw.
-      await pyodide.loadPackage(names, (message) => log(`legacy runtime: ${message}`), (message) => {
-        errors.push(String(message));
-        log(`legacy runtime: ${message}`);
-      });
+      await pyodide.loadPackage(
+        names,
+        (message) => log(`legacy runtime: ${message}`),
+        (message) => {
+          errors.push(String(message));
+          log(`legacy runtime: ${message}`);
+        },
+      );
       const missing = names.filter((name) => !(name in pyodide.loadedPackages));
       if (errors.length > 0 || missing.length > 0) {
         throw new Error(`legacy runtime: loading ${names.join(', ')} failed: ${errors.join('; ') || missing.join(', ')}`);

@@ -53,7 +53,10 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     },
     packagesForImports(importNames) {
       const wanted = Object.entries(lock.packages)
-        .filter(([name, pkg]) => present.has(pkg.file_name) && !(name in pyodide.loadedPackages) && pkg.imports.some((imp) => importNames.includes(imp)))
+        .filter(
+          ([name, pkg]) =>
+            present.has(pkg.file_name) && !(name in pyodide.loadedPackages) && pkg.imports.some((imp) => importNames.includes(imp)),
+        )
         .map(([name]) => name);
       return wanted;
     },

@@ -57,7 +57,8 @@ const min = Math.min;
 const isProxy = types.isProxy;
 const now = performance.now.bind(performance);
 const rangeErrorPrototype = RangeError.prototype;
-const trapPrototype = (globalThis as unknown as { WebAssembly: { RuntimeError: { prototype: object } } }).WebAssembly.RuntimeError.prototype;
+const trapPrototype = (globalThis as unknown as { WebAssembly: { RuntimeError: { prototype: object } } }).WebAssembly.RuntimeError
+  .prototype;
 const toText = String;
 const TypeErrorType = TypeError;
 const ErrorType = Error;
@@ -209,7 +210,8 @@ class CellScope {
         else delete self.entries[id];
         self.fire(owner, callback, args);
       };
-      entry.handle = kind === 'immediate' ? realSetImmediate(fire) : kind === 'interval' ? realSetInterval(fire, ms) : realSetTimeout(fire, ms);
+      entry.handle =
+        kind === 'immediate' ? realSetImmediate(fire) : kind === 'interval' ? realSetInterval(fire, ms) : realSetTimeout(fire, ms);
       self.entries[id] = entry;
       return id;
     };
@@ -258,7 +260,8 @@ class CellScope {
         return apply(callback as Function, this, args);
       };
     };
-    defineProperty(PromiseType.prototype, 'then', {
+    // (void: defineProperty returns the prototype, which the type checker takes for a promise.)
+    void defineProperty(PromiseType.prototype, 'then', {
       value: function then(this: unknown, onFulfilled?: unknown, onRejected?: unknown) {
         if (self.hostDepth > 0) return apply(realThen, this, [onFulfilled, onRejected]);
         return apply(realThen, this, [scoped(onFulfilled), scoped(onRejected)]);
@@ -284,7 +287,12 @@ class CellScope {
         const descriptor = getOwnPropertyDescriptor(prototype, DIRECT_CALLS[i]!);
         // Already patched (read-only) or not a callable class: nothing to do.
         if (!descriptor || descriptor.configurable === false || typeof descriptor.value !== 'function') continue;
-        defineProperty(prototype, DIRECT_CALLS[i]!, { value: this.gate(descriptor.value as Function), writable: false, configurable: false, enumerable: false });
+        defineProperty(prototype, DIRECT_CALLS[i]!, {
+          value: this.gate(descriptor.value as Function),
+          writable: false,
+          configurable: false,
+          enumerable: false,
+        });
       }
     };
     const getPyProxyClass = module.getPyProxyClass;
@@ -319,7 +327,7 @@ class CellScope {
             if (isProxy(proxy)) proxy?.destroy?.();
           }
         } catch (error) {
-          throw new Error(`cell scope: could not patch the PyProxy classes made at boot (${(error as Error)?.message})`);
+          throw new Error(`cell scope: could not patch the PyProxy classes made at boot (${(error as Error)?.message})`, { cause: error });
         } finally {
           this.hostDepth--;
         }
@@ -340,7 +348,7 @@ class CellScope {
             if (self.generation === owner) self.loads--;
           };
           try {
-            apply(realThen, result, [done, done]);
+            void apply(realThen, result, [done, done]);
           } catch {
             self.loads--;
           }
@@ -405,7 +413,6 @@ class CellScope {
       }
       if (this.hasDue()) continue;
       if (this.activity !== seen) {
-        seen = this.activity;
         tasks = options.pendingTasks();
         seen = this.activity; // the question itself entered Python
       }

@@ -50,7 +50,8 @@ export function prepareSandbox(): void {
   prepared = true;
   // In-thread hooks where Node has them (22.15+), else the hooks thread of module.register (Node 20), which needs
   // --allow-worker; the host decides that flag by the same test (src/sandbox/worker-sandbox.ts).
-  if (inThreadHooks()) (nodeModule as unknown as { registerHooks(hooks: { resolve: typeof resolveSync }): unknown }).registerHooks({ resolve: resolveSync });
+  if (inThreadHooks())
+    (nodeModule as unknown as { registerHooks(hooks: { resolve: typeof resolveSync }): unknown }).registerHooks({ resolve: resolveSync });
   else register(new URL('./import-firewall.js', import.meta.url));
   // Emscripten (modern pyodide.asm.mjs) keeps a module-local `require` from createRequire; e.g. os.system() does
   // require('node:child_process'), crypto is required lazily. ESM hooks do not see require(); this guard does.
@@ -122,27 +123,121 @@ Object.defineProperty(CallableTargetConstructor, 'prototype', { value: Function.
  */
 const KEPT_GLOBALS = new Set([
   // ECMAScript
-  'AggregateError', 'Array', 'ArrayBuffer', 'Atomics', 'BigInt', 'BigInt64Array', 'BigUint64Array', 'Boolean',
-  'DataView', 'Date', 'Error', 'EvalError', 'FinalizationRegistry', 'Float32Array', 'Float64Array', 'Function',
-  'Int16Array', 'Int32Array', 'Int8Array', 'Intl', 'JSON', 'Map', 'Math', 'Number', 'Object', 'Promise', 'Proxy',
-  'RangeError', 'ReferenceError', 'Reflect', 'RegExp', 'Set', 'SharedArrayBuffer', 'String', 'Symbol',
-  'SyntaxError', 'TypeError', 'URIError', 'Uint16Array', 'Uint32Array', 'Uint8Array', 'Uint8ClampedArray',
-  'WeakMap', 'WeakRef', 'WeakSet', 'WebAssembly', 'decodeURI', 'decodeURIComponent', 'encodeURI',
-  'encodeURIComponent', 'escape', 'unescape', 'eval', 'isFinite', 'isNaN', 'parseFloat', 'parseInt', 'globalThis',
+  'AggregateError',
+  'Array',
+  'ArrayBuffer',
+  'Atomics',
+  'BigInt',
+  'BigInt64Array',
+  'BigUint64Array',
+  'Boolean',
+  'DataView',
+  'Date',
+  'Error',
+  'EvalError',
+  'FinalizationRegistry',
+  'Float32Array',
+  'Float64Array',
+  'Function',
+  'Int16Array',
+  'Int32Array',
+  'Int8Array',
+  'Intl',
+  'JSON',
+  'Map',
+  'Math',
+  'Number',
+  'Object',
+  'Promise',
+  'Proxy',
+  'RangeError',
+  'ReferenceError',
+  'Reflect',
+  'RegExp',
+  'Set',
+  'SharedArrayBuffer',
+  'String',
+  'Symbol',
+  'SyntaxError',
+  'TypeError',
+  'URIError',
+  'Uint16Array',
+  'Uint32Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'WeakMap',
+  'WeakRef',
+  'WeakSet',
+  'WebAssembly',
+  'decodeURI',
+  'decodeURIComponent',
+  'encodeURI',
+  'encodeURIComponent',
+  'escape',
+  'unescape',
+  'eval',
+  'isFinite',
+  'isNaN',
+  'parseFloat',
+  'parseInt',
+  'globalThis',
   'global',
   // Web APIs that only compute (Pyodide's asyncio loop needs the timers; Emscripten needs crypto.getRandomValues)
-  'AbortController', 'AbortSignal', 'Blob', 'DOMException', 'Event', 'EventTarget', 'CustomEvent', 'TextDecoder',
-  'TextEncoder', 'TextDecoderStream', 'TextEncoderStream', 'URL', 'URLSearchParams', 'atob', 'btoa',
-  'queueMicrotask', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate',
-  'structuredClone', 'crypto', 'Crypto', 'CryptoKey', 'SubtleCrypto', 'performance', 'Performance',
-  'PerformanceEntry', 'PerformanceMark', 'PerformanceMeasure', 'PerformanceObserver',
-  'PerformanceObserverEntryList', 'PerformanceResourceTiming', 'ReadableStream', 'ReadableStreamDefaultReader',
-  'ReadableStreamBYOBReader', 'ReadableStreamBYOBRequest', 'ReadableByteStreamController',
-  'ReadableStreamDefaultController', 'TransformStream', 'TransformStreamDefaultController', 'WritableStream',
-  'WritableStreamDefaultWriter', 'WritableStreamDefaultController', 'ByteLengthQueuingStrategy',
-  'CountQueuingStrategy', 'CompressionStream', 'DecompressionStream', 'File', 'Buffer',
+  'AbortController',
+  'AbortSignal',
+  'Blob',
+  'DOMException',
+  'Event',
+  'EventTarget',
+  'CustomEvent',
+  'TextDecoder',
+  'TextEncoder',
+  'TextDecoderStream',
+  'TextEncoderStream',
+  'URL',
+  'URLSearchParams',
+  'atob',
+  'btoa',
+  'queueMicrotask',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'setImmediate',
+  'clearImmediate',
+  'structuredClone',
+  'crypto',
+  'Crypto',
+  'CryptoKey',
+  'SubtleCrypto',
+  'performance',
+  'Performance',
+  'PerformanceEntry',
+  'PerformanceMark',
+  'PerformanceMeasure',
+  'PerformanceObserver',
+  'PerformanceObserverEntryList',
+  'PerformanceResourceTiming',
+  'ReadableStream',
+  'ReadableStreamDefaultReader',
+  'ReadableStreamBYOBReader',
+  'ReadableStreamBYOBRequest',
+  'ReadableByteStreamController',
+  'ReadableStreamDefaultController',
+  'TransformStream',
+  'TransformStreamDefaultController',
+  'WritableStream',
+  'WritableStreamDefaultWriter',
+  'WritableStreamDefaultController',
+  'ByteLengthQueuingStrategy',
+  'CountQueuingStrategy',
+  'CompressionStream',
+  'DecompressionStream',
+  'File',
+  'Buffer',
   // Replaced below by inert stand-ins
-  'process', 'console',
+  'process',
+  'console',
   // Legacy 0.17.1 package scripts look the API up as a free global `pyodide` (it is what `pyodide_js` is anyway)
   'pyodide',
 ]);
@@ -261,12 +356,15 @@ function cleanGlobals(log: (message: string) => void): string[] {
   for (const key of Reflect.ownKeys(g)) {
     if (typeof key === 'string' && KEPT_GLOBALS.has(key)) continue;
     const descriptor = Reflect.getOwnPropertyDescriptor(g, key)!;
-    const isPrimitive = 'value' in descriptor && (descriptor.value === null || (typeof descriptor.value !== 'object' && typeof descriptor.value !== 'function'));
+    const isPrimitive =
+      'value' in descriptor &&
+      (descriptor.value === null || (typeof descriptor.value !== 'object' && typeof descriptor.value !== 'function'));
     if (isPrimitive) continue;
     // A non-configurable global cannot be deleted, only emptied for good. Measured on Node 22.23 and 24.21: undici
     // (loaded by the resolution above) keeps its global Agent, which opens real TCP connections, in
     // globalThis[Symbol.for('undici.globalDispatcher.N')] with configurable: false, writable: true.
-    const emptied = () => 'value' in descriptor && descriptor.writable === true && Reflect.defineProperty(g, key, { value: undefined, writable: false });
+    const emptied = () =>
+      'value' in descriptor && descriptor.writable === true && Reflect.defineProperty(g, key, { value: undefined, writable: false });
     if (!Reflect.deleteProperty(g, key) && !emptied()) throw new Error(`lockdown: cannot remove global ${String(key)}`);
     removed.push(String(key));
   }
@@ -400,14 +498,20 @@ export function createGuardedPost<M extends { type: string }>(port: MessagePort,
         text = `[${dropped} log message(s) dropped: rate limit] ${text}`;
         dropped = 0;
       }
-      if (text.length > limits.maxLogChars) text = `${sliceString(text, 0, limits.maxLogChars)} [... ${text.length - limits.maxLogChars} characters cut]`;
+      if (text.length > limits.maxLogChars)
+        text = `${sliceString(text, 0, limits.maxLogChars)} [... ${text.length - limits.maxLogChars} characters cut]`;
       postMessage({ type: 'log', message: text });
       return;
     }
     if (stringChars(message, limits.maxMessageChars) > limits.maxMessageChars) {
       const id = (message as unknown as { id?: unknown }).id;
       if (message.type === 'reply' && typeof id === 'number') {
-        postMessage({ id, type: 'reply', ok: false, error: { code: 'WORKER_ERROR', message: `The reply exceeded ${limits.maxMessageChars} characters and was not sent.` } });
+        postMessage({
+          id,
+          type: 'reply',
+          ok: false,
+          error: { code: 'WORKER_ERROR', message: `The reply exceeded ${limits.maxMessageChars} characters and was not sent.` },
+        });
       }
       return;
     }

@@ -30,7 +30,12 @@ export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): vo
       return ok({
         session_id: id,
         expires_at: new Date(expiresAt).toISOString(),
-        runtime: { python: runtime.python, pyodide: runtime.pyodide, distribution: runtime.kind, reason: deps.sessions.distribution.reason },
+        runtime: {
+          python: runtime.python,
+          pyodide: runtime.pyodide,
+          distribution: runtime.kind,
+          reason: deps.sessions.distribution.reason,
+        },
         packages: runtime.packages,
       });
     }),

@@ -12,10 +12,9 @@ export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): 
     'install_packages',
     {
       title: 'Load offline Python packages',
-      description:
-        config.allowNetwork
-          ? `Loads packages into a session: from the server's offline set (e.g. scipy, scikit-learn), otherwise pure-Python wheels from ${config.indexUrl} (fetched and verified by the server). list_packages shows the offline set.`
-          : "Loads packages from the server's offline package set into a session (e.g. scipy, scikit-learn). There is no network: names outside the offline set are refused with close matches. list_packages shows what is available.",
+      description: config.allowNetwork
+        ? `Loads packages into a session: from the server's offline set (e.g. scipy, scikit-learn), otherwise pure-Python wheels from ${config.indexUrl} (fetched and verified by the server). list_packages shows the offline set.`
+        : "Loads packages from the server's offline package set into a session (e.g. scipy, scikit-learn). There is no network: names outside the offline set are refused with close matches. list_packages shows what is available.",
       inputSchema: {
         session_id: sessionIdField,
         packages: z.array(z.string().min(1).max(100)).min(1).max(50).describe('Package names, e.g. ["scipy"]'),
@@ -45,14 +44,20 @@ export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): 
         );
       }
       // Everything is fetched and verified before anything is installed, so a failure changes nothing.
-      const fromIndex = elsewhere.length > 0 ? await fetchWithRequirements(elsewhere, config, byCanonical, before) : { wheels: [], offlineDeps: [], warnings: [] };
+      const fromIndex =
+        elsewhere.length > 0
+          ? await fetchWithRequirements(elsewhere, config, byCanonical, before)
+          : { wheels: [], offlineDeps: [], warnings: [] };
       const toLoad = [...new Set([...offline, ...fromIndex.offlineDeps])];
       if (toLoad.length > 0) await sessions.loadPackages(session_id, toLoad);
       for (const wheel of fromIndex.wheels) await sessions.installWheel(session_id, wheel.filename, wheel.data);
       const { loaded } = await sessions.listPackages(session_id);
       const installed = [...toLoad, ...fromIndex.wheels.map((w) => `${w.name}==${w.version}`)];
       const notes = fromIndex.warnings.length > 0 ? ` Warnings: ${fromIndex.warnings.join('; ')}` : '';
-      return ok({ session_id, installed, loaded, warnings: fromIndex.warnings }, `Installed ${installed.join(', ')} into session ${session_id}.${notes}`);
+      return ok(
+        { session_id, installed, loaded, warnings: fromIndex.warnings },
+        `Installed ${installed.join(', ')} into session ${session_id}.${notes}`,
+      );
     }),
   );
 }

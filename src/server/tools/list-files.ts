@@ -19,7 +19,14 @@ export function registerListFilesTool(server: McpServer, deps: ToolDeps): void {
       outputSchema: {
         session_id: z.string(),
         entries: z.array(
-          z.object({ name: z.string(), path: z.string(), type: z.enum(['file', 'directory']), size: z.number(), modified: z.string(), uri: z.string() }),
+          z.object({
+            name: z.string(),
+            path: z.string(),
+            type: z.enum(['file', 'directory']),
+            size: z.number(),
+            modified: z.string(),
+            uri: z.string(),
+          }),
         ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -29,7 +36,10 @@ export function registerListFilesTool(server: McpServer, deps: ToolDeps): void {
         .filesOf(session_id)
         .list(sessionPath(path ?? ''), recursive ?? true)
         .map((entry) => ({ ...entry, uri: sessionUri(session_id, entry.path) }));
-      const text = entries.length === 0 ? 'The workspace is empty.' : entries.map((e) => `${e.type === 'directory' ? 'd' : '-'} ${String(e.size).padStart(10)}  ${e.path}`).join('\n');
+      const text =
+        entries.length === 0
+          ? 'The workspace is empty.'
+          : entries.map((e) => `${e.type === 'directory' ? 'd' : '-'} ${String(e.size).padStart(10)}  ${e.path}`).join('\n');
       return ok({ session_id, entries }, text);
     }),
   );

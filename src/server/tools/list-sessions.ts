@@ -7,7 +7,8 @@ export function registerListSessionsTool(server: McpServer, deps: ToolDeps): voi
     'list_sessions',
     {
       title: 'List sessions',
-      description: 'Lists the live sessions: id, creation and last-use times, expiry, whether one is running code, and how many cells it ran.',
+      description:
+        'Lists the live sessions: id, creation and last-use times, expiry, whether one is running code, and how many cells it ran.',
       inputSchema: {},
       outputSchema: {
         sessions: z.array(

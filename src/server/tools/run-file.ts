@@ -11,11 +11,16 @@ export function registerRunFileTool(server: McpServer, deps: ToolDeps): void {
     'run_file',
     {
       title: 'Run a Python file',
-      description: "Runs a .py file from the session workspace in the session's namespace (like %run -i): its variables persist. Same reply as execute_code.",
+      description:
+        "Runs a .py file from the session workspace in the session's namespace (like %run -i): its variables persist. Same reply as execute_code.",
       inputSchema: {
         session_id: sessionIdField,
         path: pathField,
-        timeout_seconds: z.number().positive().optional().describe(`Time limit (default ${config.defaultTimeoutMs / 1000}, at most ${config.maxTimeoutMs / 1000})`),
+        timeout_seconds: z
+          .number()
+          .positive()
+          .optional()
+          .describe(`Time limit (default ${config.defaultTimeoutMs / 1000}, at most ${config.maxTimeoutMs / 1000})`),
       },
       outputSchema: executionOutputShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -8,7 +8,8 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
     'server_info',
     {
       title: 'Server information',
-      description: 'Which Pyodide distribution and Python version run the sessions and why that one was chosen, preloaded package versions, and the limits in force.',
+      description:
+        'Which Pyodide distribution and Python version run the sessions and why that one was chosen, preloaded package versions, and the limits in force.',
       inputSchema: {},
       outputSchema: {
         version: z.string().describe('pyodide-mcp version'),

@@ -17,7 +17,10 @@ export interface ToolDeps {
 export const fileRefSchema = z.object({ uri: z.string(), name: z.string(), path: z.string(), mime_type: z.string(), size: z.number() });
 
 /** A path in the session workspace, as file tools accept it. */
-export const pathField = z.string().max(4096).describe('Path in the session workspace, relative (e.g. "data/input.csv") or under /workspace');
+export const pathField = z
+  .string()
+  .max(4096)
+  .describe('Path in the session workspace, relative (e.g. "data/input.csv") or under /workspace');
 
 /** Where host file tools may read and write, and how their descriptions say it. */
 export function hostAccess(config: Config): { access: HostAccess; where: string } {
@@ -35,7 +38,10 @@ export const sessionIdField = z.string().max(200).describe('The session_id retur
 
 /** A successful reply: structured content plus the same data as readable text. */
 export function ok<T extends object>(structured: T, text?: string): CallToolResult {
-  return { structuredContent: structured as Record<string, unknown>, content: [{ type: 'text', text: text ?? JSON.stringify(structured, null, 2) }] };
+  return {
+    structuredContent: structured as Record<string, unknown>,
+    content: [{ type: 'text', text: text ?? JSON.stringify(structured, null, 2) }],
+  };
 }
 
 /**

@@ -31,7 +31,10 @@ export function registerWriteFileTool(server: McpServer, deps: ToolDeps): void {
         throw new PyodideMcpError('INVALID_INPUT', 'content is not valid base64; nothing was written.');
       }
       const data = encoding === 'base64' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf8');
-      const ref = await sessions.writeFile(session_id, rel, new Uint8Array(data), { append: append ?? false, overwrite: overwrite ?? false });
+      const ref = await sessions.writeFile(session_id, rel, new Uint8Array(data), {
+        append: append ?? false,
+        overwrite: overwrite ?? false,
+      });
       return ok(ref, `${append ? 'Appended to' : 'Wrote'} ${ref.path} (${ref.size} bytes now).`);
     }),
   );
