@@ -27,11 +27,12 @@ export function sessionPath(input: string): string {
   let path = input.trim() === '' ? '.' : input;
   if (path.startsWith('/')) {
     if (path !== WORKSPACE && !path.startsWith(WORKSPACE + '/')) deny(`is outside the session workspace ${WORKSPACE}`);
-    path = path.slice(WORKSPACE.length + 1) || '.';
+    // Extra slashes after the prefix ("/workspace//etc") still mean a path inside the workspace, never an absolute one.
+    path = path.slice(WORKSPACE.length + 1).replace(/^\/+/, '') || '.';
   }
-  const normal = posix.normalize(path);
+  const normal = posix.normalize(path).replace(/\/+$/, '');
   if (normal === '..' || normal.startsWith('../')) deny('climbs out of the session workspace with ".."');
-  return normal === '.' ? '' : normal.replace(/\/+$/, '');
+  return normal === '.' || normal === '' ? '' : normal;
 }
 
 /** `session://<id>/<path>` with each path segment percent-encoded. */

@@ -14,7 +14,8 @@ import { DEFAULT_MAX_WASM_MEMORY_MB } from '../sandbox/worker-sandbox.js';
 const seconds = (max: number) => z.coerce.number().positive().max(max);
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bytes = (max: number) => z.coerce.number().int().min(0).max(max);
-const flag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1' || v === '');
+// Security: a switch is on only when asked for; an env twin that is set but empty (`PYODIDE_MCP_ALLOW_NETWORK=`) is off.
+const flag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 const list = z.string().transform((value) =>
   value.trim() === 'none'
     ? []

@@ -194,6 +194,9 @@ describe('parseConfig', () => {
     // An env twin with no directory in it is the same as not setting it.
     assert.deepEqual(run([], { PYODIDE_MCP_ALLOW_DIR: delimiter }).allowDirs, run().allowDirs);
     assert.deepEqual(run([], { PYODIDE_MCP_ALLOW_DIR: '' }).allowDirs, run().allowDirs);
+    // A switch's env twin set but empty loosens nothing.
+    assert.equal(run([], { PYODIDE_MCP_ALLOW_NETWORK: '', PYODIDE_MCP_ALLOW_ALL_DIRS: '' }).allowNetwork, false);
+    assert.equal(run([], { PYODIDE_MCP_ALLOW_ALL_DIRS: '' }).allowAllDirs, false);
     refused(['--allow-dir', '/a', '--allow-dir', ''], {}, /^Invalid value \["\/a",""\] for --allow-dir: /);
   });
 
