@@ -159,7 +159,11 @@ class Session:
         except BaseException as exc:  # noqa: B036 - SystemExit and KeyboardInterrupt are reported too
             cell["error"] = self._describe(exc)
         interrupted = cell["error"] is not None and cell["error"]["type"] == "KeyboardInterrupt"
-        return json.dumps({"settle": True, "interrupted": interrupted, "tasks": self.pending_tasks()})
+        tasks = self.pending_tasks()
+        if tasks == 0 and _cell_idle():
+            # Nothing of this cell can still run (no asyncio task, no JavaScript callback): finish in this call.
+            return self.finish({})
+        return json.dumps({"settle": True, "interrupted": interrupted, "tasks": tasks})
 
     def pending_tasks(self):
         """asyncio tasks started during the current cell (including its top-level await) not finished yet."""
@@ -381,6 +385,16 @@ class _CellTask(object):
 
     def __init__(self, task):
         self.task = task
+
+
+def _cell_idle():
+    """The worker's answer to "did this cell schedule anything that could run later?" (cell-scope.ts `idle`)."""
+    try:
+        import pyodide_js
+
+        return bool(pyodide_js._pyodide_mcp_cell_idle())
+    except Exception:
+        return False
 
 
 def _current_tasks():

@@ -178,6 +178,8 @@ class CellScope {
   private activity = 0;
   /** Package loads started by the running cell and not finished. */
   private loads = 0;
+  /** What the running cell scheduled (timers, microtasks, promise reactions into Python). */
+  private scheduled = 0;
   private log: (message: string) => void = () => {};
 
   /** May Python be entered now (from JavaScript)? */
@@ -194,6 +196,8 @@ class CellScope {
     this.log = log;
     const g = globalThis as Record<string, unknown>;
     const self = this;
+    // For the harness's one-call fast path (see `idle`).
+    defineProperty(api, '_pyodide_mcp_cell_idle', { value: () => self.idle, writable: false, configurable: false, enumerable: false });
     const set = (name: string, value: Function) => {
       defineProperty(value, 'name', { value: name });
       defineProperty(g, name, { value, writable: true, configurable: true, enumerable: true });
@@ -202,6 +206,7 @@ class CellScope {
       if (typeof callback !== 'function') throw new TypeErrorType(`${name}: the callback must be a function`);
       if (!self.open) throw new ErrorType(`${name} ${OUTSIDE_CELL}`);
       const owner = self.inCell ? self.generation : HOST;
+      if (self.inCell) self.scheduled++;
       const id = self.nextId++;
       const ms = kind === 'immediate' ? 0 : max(1, +(delay as number) || 0);
       const entry: Entry = { kind, handle: undefined, owner, due: now() + ms };
@@ -243,6 +248,7 @@ class CellScope {
       if (typeof callback !== 'function') throw new TypeErrorType('queueMicrotask: the callback must be a function');
       if (!self.open) throw new ErrorType(`queueMicrotask ${OUTSIDE_CELL}`);
       const owner = self.inCell ? self.generation : HOST;
+      if (self.inCell) self.scheduled++;
       realQueueMicrotask(() => self.fire(owner, callback, []));
     });
 
@@ -251,6 +257,7 @@ class CellScope {
       if (typeof callback !== 'function') return callback;
       if (!isProxy(callback) && !apply(hasOwnProperty, callback, ['destroy'])) return callback;
       const owner = self.inCell ? self.generation : NOBODY;
+      if (self.inCell) self.scheduled++;
       return function (this: unknown, ...args: unknown[]) {
         if (!self.inCell || self.generation !== owner) {
           self.refused++;
@@ -393,6 +400,17 @@ class CellScope {
     this.fatal = null;
     this.interruptedByCallback = false;
     this.loads = 0;
+    this.scheduled = 0;
+  }
+
+  /**
+   * True while the running cell has scheduled nothing that could run later (no timer, microtask, promise reaction
+   * into Python or package load): the harness then finishes the cell in one call, with no settle step. Reachable
+   * from Python (pyodide_js._pyodide_mcp_cell_idle); a lie only finishes a cell early, and end() still cancels
+   * whatever it left.
+   */
+  get idle(): boolean {
+    return this.inCell && this.scheduled === 0 && this.loads === 0;
   }
 
   /**
