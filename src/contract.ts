@@ -9,6 +9,7 @@
  * `read_file` itself from its copy of the session's files; every other op is relayed to the worker.
  */
 import { z } from 'zod';
+import { MAX_LOG_CHARS } from './wire-limits.js';
 
 export { WORKSPACE } from './paths.js';
 
@@ -22,8 +23,7 @@ export type Isolation = (typeof ISOLATIONS)[number];
 
 /** Longest path the contract carries (a workspace-relative path). */
 const MAX_PATH_CHARS = 4096;
-/** Longest log line a session may send; longer ones are cut by the receiver. */
-export const MAX_LOG_CHARS = 8_000;
+export { MAX_LOG_CHARS } from './wire-limits.js';
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'expected bytes (a Uint8Array)');
@@ -63,7 +63,6 @@ export type RuntimeInfo = z.infer<typeof runtimeInfoSchema>;
 export const wireErrorSchema = z.object({
   code: z.string().max(100),
   message: z.string().max(100_000),
-  pythonType: z.string().max(1_000).optional(),
 });
 /** An error as it travels across the boundary: plain data, never a class instance. */
 export type WireError = z.infer<typeof wireErrorSchema>;

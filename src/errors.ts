@@ -1,5 +1,5 @@
 /**
- * Error classes with stable codes. Tool handlers throw these; `toToolError` in src/server.ts turns
+ * Error classes with stable codes. Tool handlers throw these; `toToolError` in src/server/tools/shared.ts turns
  * any of them into an MCP `isError` result in one place.
  */
 

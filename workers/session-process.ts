@@ -6,7 +6,7 @@
  */
 import { Socket } from 'node:net';
 import { parseRequest, processControlSchema } from '../src/contract.js';
-import { encodeFrame, FrameDecoder } from '../src/sessions/frames.js';
+import { FrameDecoder, writeFrame } from '../src/sessions/frames.js';
 import { Supervisor } from '../src/sessions/supervisor.js';
 
 /** Largest frame the server sends: a write_file or an install_wheel with its bytes (checked by the server first). */
@@ -29,7 +29,7 @@ channel.on('data', (chunk: Buffer) => {
       if (supervisor) continue;
       supervisor = new Supervisor(
         control.options,
-        (message) => channel.write(encodeFrame(message)),
+        (message) => writeFrame(channel, message),
         (description) => {
           process.stderr.write(`worker ended (${description})\n`);
           exit(1);

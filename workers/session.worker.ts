@@ -117,7 +117,7 @@ function toWire(error: unknown, code = 'WORKER_ERROR'): WireError {
   const err = error as { message?: string; type?: string; errno?: number };
   // Emscripten FS errors carry an errno and little of a message.
   if (typeof err?.errno === 'number') return { code, message: `File system error (errno ${err.errno}): ${err.message ?? ''}`.trim() };
-  return { code, message: String(err?.message ?? error), pythonType: err?.type };
+  return { code, message: String(err?.message ?? error) };
 }
 
 /**

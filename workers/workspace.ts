@@ -93,11 +93,6 @@ export class Workspace {
     return false;
   }
 
-  /** Bytes and files that user work has added so far, for error messages and listings. */
-  usage(): { bytes: number; files: number } {
-    return { bytes: this.trackedBytes, files: this.tracked.size };
-  }
-
   /**
    * Files written or changed in the workspace since the last call, with their bytes, and files deleted.
    * One walk of the workspace only (not the whole filesystem); an idle workspace costs a readdir.

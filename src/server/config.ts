@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { ISOLATIONS } from '../contract.js';
+import { ISOLATIONS, RUNTIME_KINDS } from '../contract.js';
 import { DEFAULT_PRELOAD } from '../python/wheels.js';
 import { DEFAULT_MAX_WASM_MEMORY_MB } from '../sandbox/worker-sandbox.js';
 
@@ -52,7 +52,7 @@ export const FLAGS = {
   'interrupt-grace': { schema: count(50, 60_000), default: '1500', help: 'Milliseconds Python gets to stop after an interrupt before its worker is terminated.' },
   'max-heap-mb': { schema: count(64, 65536), default: '512', help: "Cap on each session worker's JavaScript heap, in MB." },
   'warm-sessions': { schema: count(0, 64), default: '2', help: 'Sessions kept booted and ready, so create_session returns at once; 0 disables the pool.' },
-  runtime: { schema: z.enum(['auto', 'modern', 'legacy']), default: 'auto', help: 'Pyodide distribution: auto picks the newest that can satisfy --preload.' },
+  runtime: { schema: z.enum(['auto', ...RUNTIME_KINDS]), default: 'auto', help: 'Pyodide distribution: auto picks the newest that can satisfy --preload.' },
   preload: { schema: list, default: DEFAULT_PRELOAD.join(','), help: 'Comma-separated packages imported in every new session, or "none".' },
   'max-file-bytes': { schema: bytes(2 ** 31), default: String(50 * 2 ** 20), help: 'Largest single file in a session, in bytes.' },
   'max-session-bytes': { schema: bytes(2 ** 33), default: String(200 * 2 ** 20), help: 'Total bytes the code of one session may write to its filesystem.' },

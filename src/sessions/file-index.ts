@@ -3,18 +3,14 @@
  * call's change set, so that listing files and resources answers at once, even while the session runs code.
  * Contents stay with the session and are read on demand (SessionManager.readFile).
  */
+import { z } from 'zod';
 import type { FileChanges, FileLimits } from '../contract.js';
 import { PyodideMcpError } from '../errors.js';
 import { mimeType, sessionUri } from '../sandbox/host-paths.js';
 
-/** A file as tools and resources report it. */
-export interface FileRef {
-  uri: string;
-  name: string;
-  path: string;
-  mime_type: string;
-  size: number;
-}
+/** A file as tools and resources report it (the same shape as a resource link). */
+export const fileRefSchema = z.object({ uri: z.string(), name: z.string(), path: z.string(), mime_type: z.string(), size: z.number() });
+export type FileRef = z.infer<typeof fileRefSchema>;
 
 export interface FileEntry {
   name: string;

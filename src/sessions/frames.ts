@@ -8,6 +8,7 @@
  * Here every byte from a session is parsed by code we own: an oversized, truncated or undecodable frame is a
  * `FrameError`, which the channel turns into the death of that one session.
  */
+import type { Writable } from 'node:stream';
 import { deserialize, serialize } from 'node:v8';
 
 /** A frame that is not a well-formed message: the sender broke the protocol. */
@@ -17,10 +18,24 @@ const HEADER_BYTES = 4;
 
 /** Encodes one message as a frame. */
 export function encodeFrame(message: unknown): Buffer {
+  const [header, body] = frameParts(message);
+  return Buffer.concat([header, body], HEADER_BYTES + body.byteLength);
+}
+
+/** Writes one message as a frame, header and body as two chunks (no copy of a large body). */
+export function writeFrame(stream: Writable, message: unknown): void {
+  const [header, body] = frameParts(message);
+  stream.cork();
+  stream.write(header);
+  stream.write(body);
+  stream.uncork();
+}
+
+function frameParts(message: unknown): [Buffer, Buffer] {
   const body = serialize(message);
   const header = Buffer.allocUnsafe(HEADER_BYTES);
   header.writeUInt32BE(body.byteLength, 0);
-  return Buffer.concat([header, body], HEADER_BYTES + body.byteLength);
+  return [header, body];
 }
 
 /**

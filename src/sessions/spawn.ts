@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Isolation, ProcessControl, SessionRequest, SupervisorOptions } from '../contract.js';
 import { SESSION_PROCESS_PATH } from '../paths.js';
-import { encodeFrame, FrameDecoder, FrameError } from './frames.js';
+import { MAX_LOG_CHARS } from '../wire-limits.js';
+import { FrameDecoder, FrameError, writeFrame } from './frames.js';
 import { Supervisor } from './supervisor.js';
 
 /** A running session, wherever it lives. Everything it reports through `onMessage` is untrusted, unparsed data. */
@@ -94,7 +95,7 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
     end(signal ? `the session process was killed (${signal})` : `the session process exited (code ${code})`),
   );
   const send = (control: ProcessControl) => {
-    if (!ended && channel.writable) channel.write(encodeFrame(control));
+    if (!ended && channel.writable) writeFrame(channel, control);
   };
   send({ control: 'start', options: { init: options.init, maxHeapMb: options.maxHeapMb, maxWasmMemoryMb: options.maxWasmMemoryMb } });
   return {
@@ -135,6 +136,6 @@ function boundedLog(log: (message: string) => void, who: string): (text: string)
       return;
     }
     used += text.length;
-    log(`[${who}] ${text.slice(0, 8_000)}`);
+    log(`[${who}] ${text.slice(0, MAX_LOG_CHARS)}`);
   };
 }

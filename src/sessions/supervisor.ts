@@ -47,8 +47,8 @@ export class Supervisor {
     hardenWorkerIsolates({ maxWasmMemoryMb: options.maxWasmMemoryMb });
     this.worker = new Worker(SESSION_WORKER_URL, {
       // Security: the snapshot is this worker's own copy (structured clone), never memory another session boots from.
-      // (A fresh copy at offset 0: Pyodide reads it through 32-bit views, and a deserialized view may be unaligned.)
-      workerData: { ...options.init, snapshot: options.init.snapshot ? new Uint8Array(options.init.snapshot) : null, interruptBuffer },
+      // (Pyodide reads it through 32-bit views: a deserialized view that is not aligned gets an aligned copy.)
+      workerData: { ...options.init, snapshot: aligned(options.init.snapshot), interruptBuffer },
       // Security: the worker sees an empty environment, never the server's secrets.
       env: {},
       argv: [],
@@ -148,6 +148,10 @@ export class Supervisor {
   private log(message: string): void {
     this.emit({ type: 'log', message });
   }
+}
+
+function aligned(bytes: Uint8Array | null): Uint8Array | null {
+  return bytes && bytes.byteOffset % 8 !== 0 ? new Uint8Array(bytes) : bytes;
 }
 
 function crashed(description: string): WireError {

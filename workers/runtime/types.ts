@@ -3,6 +3,7 @@
  * Each distribution (modern `pyodide` npm package, legacy `@pyodide/pyodide@0.17.1`)
  * has one adapter implementing it; nothing else in the worker knows which is loaded.
  */
+import type { RuntimeKind } from '../../src/contract.js';
 
 /** Options for booting a runtime inside the worker thread. */
 export interface BootOptions {
@@ -43,7 +44,7 @@ export interface EmscriptenFS {
 
 /** A booted Pyodide runtime, reduced to what the worker needs. */
 export interface PythonRuntime {
-  readonly kind: 'modern' | 'legacy';
+  readonly kind: RuntimeKind;
   /** e.g. "3.14.2" */
   readonly pythonVersion: string;
   /** e.g. "314.0.7" */

@@ -27,6 +27,7 @@ import nodeModule, { register } from 'node:module';
 import { constants as osConstants } from 'node:os';
 import realProcess from 'node:process';
 import type { MessagePort } from 'node:worker_threads';
+import { MAX_LOG_CHARS } from '../../src/wire-limits.js';
 import { cellScope } from './cell-scope.js';
 import { LATCH_SPECIFIER, REFUSAL, resolveSync } from './import-firewall.js';
 import type { PythonRuntime } from '../runtime/types.js';
@@ -431,7 +432,12 @@ export interface PostLimits {
   maxMessageChars: number;
 }
 
-export const DEFAULT_POST_LIMITS: PostLimits = { maxLogChars: 8_000, logsPerSecond: 200, logBurst: 2_000, maxMessageChars: 64_000_000 };
+export const DEFAULT_POST_LIMITS: PostLimits = {
+  maxLogChars: MAX_LOG_CHARS,
+  logsPerSecond: 200,
+  logBurst: 2_000,
+  maxMessageChars: 64_000_000,
+};
 
 /**
  * Returns the worker's `post(message, transfer)`: `port.postMessage` bound now (before user code can touch

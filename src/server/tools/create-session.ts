@@ -1,11 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { RUNTIME_KINDS } from '../../contract.js';
 import { guarded, ok, type ToolDeps } from './shared.js';
 
 export const runtimeShape = z.object({
   python: z.string().describe('Python version, e.g. 3.14.2'),
   pyodide: z.string().describe('Pyodide version, e.g. 314.0.7'),
-  distribution: z.enum(['modern', 'legacy']).describe('Which bundled Pyodide distribution runs the session'),
+  distribution: z.enum(RUNTIME_KINDS).describe('Which bundled Pyodide distribution runs the session'),
   reason: z.string().describe('Why the server runs this distribution'),
 });
 

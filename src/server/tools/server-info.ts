@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { RUNTIME_KINDS } from '../../contract.js';
 import { guarded, ok, type ToolDeps } from './shared.js';
 
 export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { version: string }): void {
@@ -13,7 +14,7 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
       inputSchema: {},
       outputSchema: {
         version: z.string().describe('pyodide-mcp version'),
-        distribution: z.enum(['modern', 'legacy']),
+        distribution: z.enum(RUNTIME_KINDS),
         reason: z.string().describe('Why this distribution was chosen'),
         python: z.string().nullable(),
         pyodide: z.string().nullable(),

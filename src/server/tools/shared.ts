@@ -13,8 +13,7 @@ export interface ToolDeps {
   log: (message: string) => void;
 }
 
-/** A file as tools report it (the same shape as a resource link). */
-export const fileRefSchema = z.object({ uri: z.string(), name: z.string(), path: z.string(), mime_type: z.string(), size: z.number() });
+export { fileRefSchema } from '../../sessions/file-index.js';
 
 /** A path in the session workspace, as file tools accept it. */
 export const pathField = z
