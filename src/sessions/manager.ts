@@ -8,33 +8,12 @@ import type { CellOutcome, FilePage, PackageListing, RuntimeInfo } from '../cont
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
 import type { Distribution } from '../python/distribution.js';
 import type { Config } from '../server/config.js';
-import type { InterruptReason, SessionChannel } from './channel.js';
+import type { InterruptReason } from './channel.js';
 import { capOutcome } from '../sandbox/reply-caps.js';
 import { SessionFileIndex, type FileRef } from './file-index.js';
-import { Graveyard } from './graveyard.js';
+import { SessionRegistry, type Session, type SessionSummary } from './registry.js';
 import { SessionQueue } from './session-queue.js';
 import { WarmPool } from './warm-pool.js';
-
-/** Public view of a session, as list_sessions reports it. */
-export interface SessionSummary {
-  session_id: string;
-  created_at: string;
-  last_used_at: string;
-  expires_at: string;
-  busy: boolean;
-  execution_count: number;
-}
-
-interface Session {
-  id: string;
-  channel: SessionChannel;
-  /** The server's view of the workspace (metadata), updated from every change set. */
-  files: SessionFileIndex;
-  runtime: RuntimeInfo;
-  createdAt: number;
-  executionCount: number;
-  queue: SessionQueue;
-}
 
 /** The outcome of execute(), with how it ended. */
 export interface Execution {
@@ -47,9 +26,10 @@ export interface Execution {
   durationMs: number;
 }
 
+export type { SessionSummary };
+
 export class SessionManager {
-  private readonly sessions = new Map<string, Session>();
-  private readonly graveyard = new Graveyard();
+  private readonly sessions: SessionRegistry;
   /** Sessions being booted count toward --max-sessions too. */
   private booting = 0;
   private readonly sweepTimer: NodeJS.Timeout;
@@ -65,6 +45,7 @@ export class SessionManager {
     this.sweepTimer = setInterval(() => this.sweep(), every);
     // The sweep must never keep the process alive on its own.
     this.sweepTimer.unref();
+    this.sessions = new SessionRegistry(config.sessionTtlMs);
     this.pool = new WarmPool(config, distribution, log);
   }
 
@@ -90,7 +71,7 @@ export class SessionManager {
       this.pool.noteRuntime(runtime);
       const id = newSessionId();
       const now = Date.now();
-      this.sessions.set(id, {
+      this.sessions.add({
         id,
         channel,
         files: new SessionFileIndex(id, this.config.fileLimits),
@@ -101,8 +82,11 @@ export class SessionManager {
       });
       // Whatever ends the session (a crash, a broken rule, memory), later calls are told why.
       channel.onDeath((reason) => {
-        if (this.sessions.get(id)?.channel === channel && !this.closing) {
-          this.bury(id, new PyodideMcpError('SESSION_DEAD', `Session ${id} no longer exists: ${reason.message} ${NEW_SESSION_HINT}`));
+        if (this.sessions.holds(id, channel) && !this.closing) {
+          this.sessions.bury(
+            id,
+            new PyodideMcpError('SESSION_DEAD', `Session ${id} no longer exists: ${reason.message} ${NEW_SESSION_HINT}`),
+          );
           this.log(`session ${id} ended: ${reason.message}`);
         }
       });
@@ -195,7 +179,7 @@ export class SessionManager {
 
   /** Every file of every live session, for resources/list. */
   allFiles(): FileRef[] {
-    return [...this.sessions.values()].flatMap((session) => session.files.allFiles());
+    return this.sessions.all().flatMap((session) => session.files.allFiles());
   }
 
   /** Installs a fetched pure-Python wheel into a session, queued like a cell. */
@@ -209,26 +193,23 @@ export class SessionManager {
   }
 
   list(): SessionSummary[] {
-    return [...this.sessions.values()].map((s) => this.summary(s));
+    return this.sessions.all().map((s) => this.sessions.summary(s));
   }
 
   /** Terminates a session and forgets it. Throws if the session does not exist. */
   async close(id: string): Promise<void> {
     const session = this.find(id);
-    this.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed. ${NEW_SESSION_HINT}`));
+    this.sessions.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed. ${NEW_SESSION_HINT}`));
     await session.channel.terminate(new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed while this call was running.`));
     this.log(`session ${id} closed`);
   }
 
   /** Closes sessions idle for longer than the TTL. Busy sessions are never expired mid-call. */
   sweep(now = Date.now()): void {
-    for (const session of this.sessions.values()) {
-      if (session.queue.idleSince(now) >= this.config.sessionTtlMs) {
-        const idleS = Math.round(session.queue.idleSince(now) / 1000);
-        this.bury(session.id, this.expiredError(session.id, idleS));
-        void session.channel.terminate();
-        this.log(`session ${session.id} expired`);
-      }
+    for (const [session, reason] of this.sessions.expired(now)) {
+      this.sessions.bury(session.id, reason);
+      void session.channel.terminate();
+      this.log(`session ${session.id} expired`);
     }
   }
 
@@ -237,8 +218,7 @@ export class SessionManager {
     this.closing = true;
     clearInterval(this.sweepTimer);
     const closing = new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
-    const channels = [...this.sessions.values()].map((s) => s.channel);
-    this.sessions.clear();
+    const channels = this.sessions.clear().map((s) => s.channel);
     await Promise.all([...channels.map((channel) => channel.terminate(closing)), this.pool.close(closing)]);
   }
 
@@ -260,38 +240,7 @@ export class SessionManager {
 
   /** A live session, or an error that says why there is none. No side effects: expiry is the sweep's job. */
   private find(id: string): Session {
-    const session = this.sessions.get(id);
-    if (session) {
-      const idle = session.queue.idleSince(Date.now());
-      if (idle < this.config.sessionTtlMs) return session;
-      throw this.expiredError(id, Math.round(idle / 1000));
-    }
-    const gone = this.graveyard.reasonFor(id);
-    if (gone) throw gone;
-    throw new PyodideMcpError('SESSION_NOT_FOUND', `Session ${JSON.stringify(id)} does not exist. ${NEW_SESSION_HINT}`);
-  }
-
-  private expiredError(id: string, idleS: number): PyodideMcpError {
-    return new PyodideMcpError(
-      'SESSION_EXPIRED',
-      `Session ${id} expired after ${idleS} s without use (--session-ttl ${this.config.sessionTtlMs / 1000} s). ${NEW_SESSION_HINT}`,
-    );
-  }
-
-  private bury(id: string, reason: PyodideMcpError): void {
-    this.sessions.delete(id);
-    this.graveyard.bury(id, reason);
-  }
-
-  private summary(s: Session): SessionSummary {
-    return {
-      session_id: s.id,
-      created_at: new Date(s.createdAt).toISOString(),
-      last_used_at: new Date(s.queue.lastUsedAt).toISOString(),
-      expires_at: new Date(s.queue.lastUsedAt + this.config.sessionTtlMs).toISOString(),
-      busy: s.queue.busy,
-      execution_count: s.executionCount,
-    };
+    return this.sessions.find(id);
   }
 }
 
