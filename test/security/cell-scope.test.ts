@@ -36,15 +36,16 @@ describe('cell scope and file quota (modern runtime)', () => {
   it('A: a timer, an asyncio callback or an event set up by a cell never writes after it', async () => {
     const s = await p.newSession();
     await p.run(s, SETUP + WRITE_BIG);
-    // The reviewer's attack: js.setTimeout(create_proxy(f), 10), the cell ends before it fires.
-    const timer = await p.run(s, 'js.setTimeout(create_proxy(big), 10)\n"scheduled"');
+    // The reviewer's attack was js.setTimeout(create_proxy(f), 10): the cell ends before it fires. 500 ms here, so
+    // that a slow machine cannot let it fire inside the cell (where the quota would refuse it anyway).
+    const timer = await p.run(s, 'js.setTimeout(create_proxy(big), 500)\n"scheduled"');
     assert.equal(timer.success, true);
     assert.match(timer.stderr, /1 JavaScript timer\(s\) of this cell had not fired when it ended and were cancelled/);
     // Pyodide's asyncio loop schedules through setTimeout/setImmediate too; no task waits for this handle.
-    await p.run(s, 'asyncio.get_event_loop().call_later(0.01, big)');
+    await p.run(s, 'asyncio.get_event_loop().call_later(0.5, big)');
     // An event fired by a built-in timer (not one of the wrapped globals): refused at the entry into Python.
-    await p.run(s, 'js.AbortSignal.timeout(10).addEventListener("abort", create_proxy(big))');
-    await idle(300); // the worker is idle: nothing of the three may run now
+    await p.run(s, 'js.AbortSignal.timeout(500).addEventListener("abort", create_proxy(big))');
+    await idle(800); // the worker is idle and all three are due: none may run now
     assert.equal((await p.run(s, 'os.listdir("/workspace")')).result, '[]');
     assert.equal((await hostFiles(p, s)).size, 0);
     await p.assertUnharmed();
