@@ -74,6 +74,9 @@ async function boot(): Promise<Booted> {
   // Files written while booting (none expected in the workspace) are not the user's changes.
   workspace.collectChanges();
   // Security: from here on the realm holds nothing dangerous (workers/sandbox/lockdown.ts). No user code ran yet.
+  // Session processes expose gc (src/sessions/spawn.ts): drop the boot's copies of the snapshot before the realm is
+  // locked, which also removes `gc` itself.
+  (globalThis as { gc?: () => void }).gc?.();
   const sandbox = await lockdown({ runtime, log });
   log(`sandbox: permission model ${sandbox.permissionModel}; removed globals: ${sandbox.removedGlobals.join(', ')}`);
   return {

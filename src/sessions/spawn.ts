@@ -56,7 +56,10 @@ function inThisProcess(options: SpawnOptions): SessionEndpoint {
 }
 
 function inChildProcess(options: SpawnOptions): SessionEndpoint {
-  const child = spawn(process.execPath, [SESSION_PROCESS_PATH], {
+  // --expose-gc: once the worker is up, the supervisor and the worker each collect the boot's garbage (the copies of
+  // the 31 MB snapshot it arrived in): measured 310 → 265 MB RSS per idle bare session. The worker's `gc` global is
+  // removed with every other non-allow-listed global before user code runs.
+  const child = spawn(process.execPath, ['--expose-gc', SESSION_PROCESS_PATH], {
     // Security: an empty environment, and stdio that is not the server's: no stdin, stdout/stderr only logged.
     // fd 3 is the session's one channel to the server.
     env: {},

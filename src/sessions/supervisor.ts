@@ -106,6 +106,8 @@ export class Supervisor {
     const message = parsed.data;
     if (message.type !== 'reply') {
       if (message.type === 'fatal') return this.breach(message.reason);
+      // The boot's garbage (see spawn.ts) goes now, while the session is still idle.
+      if (message.type === 'ready') (globalThis as { gc?: () => void }).gc?.();
       this.emit(message);
       return;
     }
