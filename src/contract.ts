@@ -119,6 +119,21 @@ const cellOutcomeBase = z.object({
 export const cellOutcomeSchema = cellOutcomeBase.extend({ changes: fileChangesSchema });
 /** The answer to an `execute` / `run_file` request (the server adds session id, timing, file references). */
 export type CellOutcome = z.infer<typeof cellOutcomeSchema>;
+
+/** A cell outcome with nothing in it (a cell whose session ended before it could answer). */
+export function emptyOutcome(executionCount: number): CellOutcome {
+  return {
+    stdout: '',
+    stderr: '',
+    result: null,
+    error: null,
+    execution_count: executionCount,
+    truncated: null,
+    loaded_packages: [],
+    display: [],
+    changes: { written: [], deleted: [] },
+  };
+}
 export const workerCellOutcomeSchema = cellOutcomeBase.extend({ changes: workerFileChangesSchema });
 export type WorkerCellOutcome = z.infer<typeof workerCellOutcomeSchema>;
 

@@ -5,20 +5,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { harnessRequestSchemas, MAX_LOG_CHARS, parseRequest, REPLIES, sessionMessageSchema, WORKER_REPLIES } from '../src/contract.js';
+import {
+  emptyOutcome,
+  harnessRequestSchemas,
+  MAX_LOG_CHARS,
+  parseRequest,
+  REPLIES,
+  sessionMessageSchema,
+  WORKER_REPLIES,
+} from '../src/contract.js';
 import { HARNESS_PATH } from '../src/paths.js';
 
-const outcome = {
-  stdout: '',
-  stderr: '',
-  result: '2',
-  error: null,
-  execution_count: 1,
-  truncated: null,
-  loaded_packages: [],
-  display: [],
-  changes: { written: [], deleted: [] },
-};
+const outcome = { ...emptyOutcome(1), result: '2' };
 
 describe('messages from a session', () => {
   it('rejects anything that is not in the contract', () => {

@@ -133,7 +133,7 @@ export class SessionChannel {
     const id = this.nextId++;
     return new Promise<ReplyOf<K>>((resolve, reject) => {
       this.pending.set(id, { op: body.type, resolve: resolve as (value: unknown) => void, reject });
-      this.endpoint.send(ownBytes({ ...body, id } as SessionRequest));
+      this.endpoint.send({ ...body, id } as SessionRequest);
     });
   }
 
@@ -202,7 +202,7 @@ export class SessionChannel {
     if (!message.ok) {
       // The worker reports its interpreter gone (or its workspace tampered with): the session is over, whatever the op.
       if (message.error.code === 'WORKER_CRASHED') {
-        this.kill(`ended: ${message.error.message.replace(/\.$/, '')}`);
+        void this.terminate(wireToError(message.error));
         return waiter.reject(this.deadReason!);
       }
       return waiter.reject(wireToError(message.error));
@@ -225,11 +225,6 @@ export class SessionChannel {
     for (const listener of this.deathListeners.splice(0)) listener(reason);
     void this.endpoint.terminate();
   }
-}
-
-/** Byte payloads get a buffer of their own, which the supervisor may hand to the worker without a copy. */
-function ownBytes(request: SessionRequest): SessionRequest {
-  return 'data' in request ? { ...request, data: new Uint8Array(request.data) } : request;
 }
 
 function wireToError(error: WireError): PyodideMcpError {

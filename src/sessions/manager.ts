@@ -4,7 +4,7 @@
  * caller is told why a session is gone instead of getting a silent new one.
  */
 import { randomBytes } from 'node:crypto';
-import type { CellOutcome, FilePage, PackageListing, RuntimeInfo } from '../contract.js';
+import { emptyOutcome, type CellOutcome, type FilePage, type PackageListing, type RuntimeInfo } from '../contract.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
 import type { Distribution } from '../python/distribution.js';
 import type { Config } from '../server/config.js';
@@ -247,18 +247,4 @@ export class SessionManager {
 /** 192 bits from the CSPRNG, base64url: unguessable and safe in URIs. */
 function newSessionId(): string {
   return randomBytes(24).toString('base64url');
-}
-
-function emptyOutcome(executionCount: number): CellOutcome {
-  return {
-    stdout: '',
-    stderr: '',
-    result: null,
-    error: null,
-    execution_count: executionCount,
-    truncated: null,
-    loaded_packages: [],
-    display: [],
-    changes: { written: [], deleted: [] },
-  };
 }

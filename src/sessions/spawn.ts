@@ -47,7 +47,9 @@ function inThisProcess(options: SpawnOptions): SessionEndpoint {
   );
   return {
     pid: null,
-    send: (request) => supervisor.handle(request),
+    // The supervisor moves byte payloads to the worker: they get a buffer of their own first, so the caller's is
+    // never detached (a session process gets its copy by serialization instead).
+    send: (request) => supervisor.handle('data' in request ? { ...request, data: new Uint8Array(request.data) } : request),
     interrupt: () => supervisor.interrupt(),
     onMessage: (listener) => (onMessage = listener),
     onExit: (listener) => (onExit = listener),

@@ -16,6 +16,7 @@ import {
   type SessionRequest,
   type SupervisorOptions,
   type WireError,
+  type WorkerCellOutcome,
   type WorkerFileChanges,
 } from '../contract.js';
 import { SESSION_WORKER_URL } from '../paths.js';
@@ -119,7 +120,7 @@ export class Supervisor {
     if (!value.success)
       return this.breach(`sent an invalid ${op} reply (${value.error.issues[0]?.path.join('.')}: ${value.error.issues[0]?.message})`);
     try {
-      this.emit({ ...message, value: this.storeFiles(value.data) });
+      this.emit({ ...message, value: this.storeFiles(op, value.data) });
     } catch (error) {
       if (error instanceof QuotaViolation) return this.breach(`went over its file limits: ${error.message}`);
       throw error;
@@ -127,9 +128,12 @@ export class Supervisor {
   }
 
   /** Keeps the bytes of changed files here and passes the change set on as metadata only. */
-  private storeFiles(value: unknown): unknown {
-    if (isObject(value) && isObject(value.changes)) return { ...value, changes: this.files.apply(value.changes as WorkerFileChanges) };
-    if (isObject(value) && Array.isArray(value.written)) return this.files.apply(value as WorkerFileChanges);
+  private storeFiles(op: Op, value: unknown): unknown {
+    if (op === 'execute' || op === 'run_file') {
+      const outcome = value as WorkerCellOutcome;
+      return { ...outcome, changes: this.files.apply(outcome.changes) };
+    }
+    if (op === 'write_file' || op === 'delete_file') return this.files.apply(value as WorkerFileChanges);
     return value;
   }
 
@@ -159,5 +163,3 @@ function aligned(bytes: Uint8Array | null): Uint8Array | null {
 function crashed(description: string): WireError {
   return { code: 'WORKER_CRASHED', message: `The session's worker ended: ${description}.` };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

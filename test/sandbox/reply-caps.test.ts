@@ -1,20 +1,10 @@
 /** Host-side caps on cell outcomes (src/sandbox/reply-caps.ts). Pure, no server. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CellOutcome } from '../../src/contract.js';
+import { emptyOutcome, type CellOutcome } from '../../src/contract.js';
 import { capOutcome, jsonBytes, MAX_DISPLAY_ITEMS, MAX_ERROR_TYPE_CHARS, shrinkLongestStrings } from '../../src/sandbox/reply-caps.js';
 
-const base: CellOutcome = {
-  stdout: '',
-  stderr: '',
-  result: null,
-  error: null,
-  execution_count: 1,
-  truncated: null,
-  loaded_packages: [],
-  display: [],
-  changes: { written: [], deleted: [] },
-};
+const base: CellOutcome = emptyOutcome(1);
 const limits = { stdout: 10, stderr: 10, result: 10, traceback: 20 };
 
 describe('reply caps', () => {

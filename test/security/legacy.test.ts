@@ -4,30 +4,31 @@
  * still load after lockdown.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { assertPythonError, EVAL_REFUSED, missingAttribute, secretDir, startProbeServer, type ProbeServer } from './probe.js';
+import {
+  assertPythonError,
+  EVAL_REFUSED,
+  missingAttribute,
+  secretDir,
+  startProbeServer,
+  type ProbeServer,
+  startLoopback,
+} from './probe.js';
 
 describe('sandbox: legacy runtime (Pyodide 0.17.1)', () => {
   const ENV_SECRET = `ENV-SECRET-${Date.now()}`;
   const secrets = secretDir();
   let p: ProbeServer;
   let s: string;
-  let http: Server;
-  let connections = 0;
-  let port = 0;
+  let loopback: Awaited<ReturnType<typeof startLoopback>>;
   before(async () => {
-    http = createServer((_req, res) => res.end('reached'));
-    http.on('connection', () => connections++);
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    port = (http.address() as AddressInfo).port;
+    loopback = await startLoopback();
     p = await startProbeServer(['--runtime', 'legacy', '--preload', 'none'], { SANDBOX_TEST_SECRET: ENV_SECRET });
     s = await p.newSession();
   });
   after(async () => {
     await p.close();
-    await new Promise((resolve) => http.close(resolve));
+    await loopback.close();
     secrets.dispose();
   });
 
@@ -69,12 +70,12 @@ describe('sandbox: legacy runtime (Pyodide 0.17.1)', () => {
   it('processes and network: os.system fails, sockets are unreachable, no request arrives', async () => {
     assert.equal((await p.run(s, 'import os\nos.system("id")')).result, '-1');
     assertPythonError(
-      await p.run(s, `import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`),
+      await p.run(s, `import socket\nsocket.create_connection(('127.0.0.1', ${loopback.port}), timeout=2)`),
       'OSError',
       /\[Errno 23\] Host is unreachable/,
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(connections, 0);
+    assert.equal(loopback.connections(), 0);
     await p.assertUnharmed();
   });
 

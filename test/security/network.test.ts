@@ -4,38 +4,29 @@
  * Node socket file system) must leave it at zero. Modern runtime, --preload none.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../helpers.js';
-import { assertPythonError, missingAttribute, startProbeServer, type ProbeServer } from './probe.js';
+import { assertPythonError, missingAttribute, startProbeServer, type ProbeServer, startLoopback } from './probe.js';
 
 describe('sandbox: network (modern runtime)', () => {
   let p: ProbeServer;
   let s: string;
-  let http: Server;
-  let connections = 0;
-  let url = '';
-  let port = 0;
+  let loopback: Awaited<ReturnType<typeof startLoopback>>;
   before(async () => {
-    http = createServer((_req, res) => res.end('reached'));
-    http.on('connection', () => connections++);
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    port = (http.address() as AddressInfo).port;
-    url = `http://127.0.0.1:${port}`;
+    loopback = await startLoopback();
     p = await startProbeServer();
     s = await p.newSession();
   });
   after(async () => {
     await p.close();
-    await new Promise((resolve) => http.close(resolve));
+    await loopback.close();
   });
 
   it('the loopback server is reachable from the test process (control)', async () => {
-    const before = connections;
-    assert.equal(await (await fetch(url)).text(), 'reached');
-    assert.equal(connections, before + 1);
-    connections = 0;
+    const before = loopback.connections();
+    assert.equal(await (await fetch(loopback.url)).text(), 'reached');
+    assert.equal(loopback.connections(), before + 1);
+    loopback.reset();
   });
 
   it('fetch, XMLHttpRequest, WebSocket do not exist in the realm', async () => {
@@ -46,25 +37,28 @@ describe('sandbox: network (modern runtime)', () => {
   });
 
   it('pyodide.http (open_url, pyfetch), urllib: fail', async () => {
-    const open = await p.run(s, `from pyodide.http import open_url\nopen_url(${JSON.stringify(url)})`);
+    const open = await p.run(s, `from pyodide.http import open_url\nopen_url(${JSON.stringify(loopback.url)})`);
     assert.equal(open.success, false);
     assert.match(
       `${open.error!.type}: ${open.error!.message}`,
       /XMLHttpRequest|not defined|ReferenceError|NameError|ImportError|AttributeError/,
     );
-    await p.run(s, `import asyncio\nfrom pyodide.http import pyfetch\ntask = asyncio.ensure_future(pyfetch(${JSON.stringify(url)}))`);
+    await p.run(
+      s,
+      `import asyncio\nfrom pyodide.http import pyfetch\ntask = asyncio.ensure_future(pyfetch(${JSON.stringify(loopback.url)}))`,
+    );
     await eventually(async () => (await p.run(s, 'task.done()')).result === 'True', 20_000, 'pyfetch settled');
     const pyfetch = await p.run(s, 'repr(task.exception())');
     assert.match(pyfetch.result!, /NameError.*_jsfetch.* is not defined/);
-    const urllib = await p.run(s, `import urllib.request\nurllib.request.urlopen(${JSON.stringify(url)}, timeout=2)`);
+    const urllib = await p.run(s, `import urllib.request\nurllib.request.urlopen(${JSON.stringify(loopback.url)}, timeout=2)`);
     assert.equal(urllib.success, false);
-    assert.equal(connections, 0);
+    assert.equal(loopback.connections(), 0);
     await p.assertUnharmed();
   });
 
   it('sockets: connect is EHOSTUNREACH, listen is EOPNOTSUPP, Node socket FS refused', async () => {
     assertPythonError(
-      await p.run(s, `import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`),
+      await p.run(s, `import socket\nsocket.create_connection(('127.0.0.1', ${loopback.port}), timeout=2)`),
       'OSError',
       /\[Errno 23\] Host is unreachable/,
     );
@@ -75,16 +69,16 @@ describe('sandbox: network (modern runtime)', () => {
     );
     const init = await p.run(s, 'import pyodide_js\npyodide_js._api.initializeNodeSockFS()');
     assertPythonError(init, 'JsException', /initializeNodeSockFS is disabled in the pyodide-mcp sandbox/);
-    assert.equal(connections, 0);
+    assert.equal(loopback.connections(), 0);
     await p.assertUnharmed();
   });
 
   it("Pyodide's package loader with an http URL makes no request", async () => {
-    await p.run(s, `import pyodide_js\nremote = pyodide_js.loadPackage(${JSON.stringify(`${url}/remote-1.0-py3-none-any.whl`)})`);
+    await p.run(s, `import pyodide_js\nremote = pyodide_js.loadPackage(${JSON.stringify(`${loopback.url}/remote-1.0-py3-none-any.whl`)})`);
     await eventually(async () => (await p.run(s, 'remote.done()')).result === 'True', 20_000, 'loadPackage settled');
     assertPythonError(await p.run(s, 'import remote'), 'ModuleNotFoundError', /No module named 'remote'/);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(connections, 0, 'no TCP connection reached the loopback server');
+    assert.equal(loopback.connections(), 0, 'no TCP connection reached the loopback server');
     await p.assertUnharmed();
   });
 });

@@ -8,9 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import nodeModule from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { modernDistDir } from '../../src/python/distribution.js';
 import { workerSandboxExecArgv } from '../../src/sandbox/worker-sandbox.js';
-import { startProbeServer, type ProbeServer } from './probe.js';
+import { startProbeServer, type ProbeServer, startLoopback } from './probe.js';
 
 const major = Number(process.versions.node.split('.')[0]);
 /** Node 22.15+ runs the import firewall in-thread (module.registerHooks), so session workers get no --allow-worker. */
@@ -65,20 +63,15 @@ describe(`Node ${process.version}: the permission model of a session worker`, ()
 describe(`Node ${process.version}: globals after lockdown (modern runtime)`, () => {
   let p: ProbeServer;
   let s: string;
-  let http: Server;
-  let connections = 0;
-  let port = 0;
+  let loopback: Awaited<ReturnType<typeof startLoopback>>;
   before(async () => {
-    http = createServer((_req, res) => res.end('reached'));
-    http.on('connection', () => connections++);
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    port = (http.address() as AddressInfo).port;
+    loopback = await startLoopback();
     p = await startProbeServer();
     s = await p.newSession();
   });
   after(async () => {
     await p.close();
-    await new Promise((resolve) => http.close(resolve));
+    await loopback.close();
   });
 
   it("no symbol-keyed global holds an object, and undici's global dispatcher cannot open a connection", async () => {
@@ -91,14 +84,14 @@ describe(`Node ${process.version}: globals after lockdown (modern runtime)`, () 
       'for n in (1, 2):',
       "    agent = js.Reflect.get(js.globalThis, getattr(js.Symbol, 'for')(f'undici.globalDispatcher.{n}'))",
       '    if agent is not None:',
-      `        tried.append(agent.dispatch(to_js({'origin': 'http://127.0.0.1:${port}', 'path': '/', 'method': 'GET'}, dict_converter=js.Object.fromEntries), handler))`,
+      `        tried.append(agent.dispatch(to_js({'origin': 'http://127.0.0.1:${loopback.port}', 'path': '/', 'method': 'GET'}, dict_converter=js.Object.fromEntries), handler))`,
       '(held, tried)',
     ].join('\n');
     const outcome = await p.run(s, code);
     assert.equal(outcome.error, null, outcome.error?.message);
     assert.equal(outcome.result, '([], [])');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(connections, 0, 'no TCP connection reached the loopback server');
+    assert.equal(loopback.connections(), 0, 'no TCP connection reached the loopback server');
     await p.assertUnharmed();
   });
 

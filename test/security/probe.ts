@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import { startServer, textOf, type Harness } from '../helpers.js';
 
@@ -126,4 +128,26 @@ export function writeWheel(dir: string, name: string, value: string): string {
   const path = join(dir, `${name}-1.0-py3-none-any.whl`);
   writeFileSync(path, Buffer.concat([...locals, ...centrals, end]));
   return path;
+}
+
+/** A loopback HTTP server that counts the connections it sees: a probe that reaches it broke out of the sandbox. */
+export async function startLoopback(): Promise<{
+  port: number;
+  url: string;
+  connections: () => number;
+  reset: () => void;
+  close: () => Promise<void>;
+}> {
+  let connections = 0;
+  const http = createServer((_req, res) => res.end('reached'));
+  http.on('connection', () => connections++);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const port = (http.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    connections: () => connections,
+    reset: () => (connections = 0),
+    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+  };
 }
