@@ -31,7 +31,17 @@ if (!port) throw new Error('session.worker must run inside a worker thread');
 const init = workerData as WorkerInit & { interruptBuffer: SharedArrayBuffer };
 // Security: postMessage bound now, before user code exists; logs rate-limited, oversized messages refused.
 const post = createGuardedPost<SessionMessage>(port);
-const log = (message: string) => post({ type: 'log', message });
+const send = (message: string) => post({ type: 'log', message });
+/**
+ * While booting, the runtime's chatter (package loading, interpreter start-up, import warnings) is kept, not sent:
+ * a server log line per package per boot is noise. It is sent only when the boot fails, where it helps.
+ */
+let bootLines: string[] | null = [];
+const MAX_BOOT_LINES = 200;
+const log = (message: string) => {
+  if (!bootLines) send(message);
+  else if (bootLines.length < MAX_BOOT_LINES) bootLines.push(message);
+};
 // A promise the cell's Python left rejected (an asyncio task's JavaScript side, when the time limit's interrupt lands
 // inside the task) would otherwise end the whole worker with an empty error: measured about 1 in 12 such timeouts
 // under load. It is logged instead; a broken interpreter is still caught by the next call (fatalReason).
@@ -88,7 +98,10 @@ async function boot(): Promise<Booted> {
   // locked, which also removes `gc` itself.
   (globalThis as { gc?: () => void }).gc?.();
   const sandbox = await lockdown({ runtime, log });
-  log(`sandbox: permission model ${sandbox.permissionModel}; removed globals: ${sandbox.removedGlobals.join(', ')}`);
+  bootLines = null;
+  log(
+    `session booted in ${Math.round(performance.now() - started)} ms (sandbox: permission model ${sandbox.permissionModel}, ${sandbox.removedGlobals.length} globals removed)`,
+  );
   return {
     runtime,
     harness,
@@ -258,5 +271,10 @@ boot().then(
     });
     post({ type: 'ready', info });
   },
-  (error) => post({ type: 'boot_failed', error: toWire(error, 'BOOT_FAILED') }),
+  (error) => {
+    const lines = bootLines ?? [];
+    bootLines = null;
+    for (const line of lines) log(line);
+    post({ type: 'boot_failed', error: toWire(error, 'BOOT_FAILED') });
+  },
 );

@@ -2,7 +2,7 @@
  * Which Pyodide distributions are installed, which wheels are present, and which distribution serves
  * the configured preload set, with the reason. The only host-side module that knows both exist.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { RuntimeKind } from '../contract.js';
@@ -140,4 +140,49 @@ export function chooseDistribution(requested: 'auto' | RuntimeKind, preload: str
   throw new TypeError(
     `No installed distribution can preload ${preload.join(', ')}: fetch the wheels with \`npm run wheels:fetch\` or change --preload.`,
   );
+}
+
+/**
+ * Python of the legacy distribution. 0.17.1 records it in no metadata file (only inside its wasm); the package is
+ * pinned exactly, and test/e2e checks that a booted session reports this same version.
+ */
+const LEGACY_PYTHON = '3.8.2';
+
+/** What a distribution offers, known without booting it: what server_info reports before any session is up. */
+export interface DistributionFacts {
+  python: string;
+  pyodide: string;
+  /** Versions of the preloaded packages, by the names --preload gives. */
+  packages: Record<string, string>;
+  /** Packages it can load offline. */
+  available: string[];
+}
+
+/** Reads the facts of `distribution` from its own metadata (package.json, the lock file or packages.json). */
+export function distributionFacts(distribution: Distribution, preload: string[]): DistributionFacts {
+  if (distribution.kind === 'modern') {
+    const lock = readModernLock();
+    const present = new Set(distribution.wheelsDir && existsSync(distribution.wheelsDir) ? readdirSync(distribution.wheelsDir) : []);
+    return {
+      python: lock.info.python,
+      pyodide: modernVersion(),
+      packages: Object.fromEntries(preload.map((name) => [name, lock.packages[canonicalName(name)]?.version ?? 'unknown'])),
+      available: Object.entries(lock.packages)
+        .filter(([, pkg]) => present.has(pkg.file_name))
+        .map(([name]) => name)
+        .sort(),
+    };
+  }
+  const spec = JSON.parse(readFileSync(join(legacyDistDir(), 'packages.json'), 'utf8')) as {
+    dependencies: Record<string, string[]>;
+    import_name_to_package_name: Record<string, string>;
+    versions: Record<string, string>;
+  };
+  const pkg = JSON.parse(readFileSync(join(legacyDistDir(), '..', 'package.json'), 'utf8')) as { version: string };
+  return {
+    python: LEGACY_PYTHON,
+    pyodide: pkg.version,
+    packages: Object.fromEntries(preload.map((name) => [name, spec.versions[spec.import_name_to_package_name[name] ?? name] ?? 'unknown'])),
+    available: Object.keys(spec.dependencies).sort(),
+  };
 }

@@ -68,6 +68,8 @@ export const FLAGS = {
   'allow-network': { schema: flag, default: 'false', boolean: true, help: 'Let install_packages fetch pure-Python wheels that are not in the offline set from --index-url (the server fetches and verifies them; sessions never get network).' },
   'index-url': { schema: z.string().url(), default: 'https://pypi.org/pypi', help: 'PyPI-style JSON index used by install_packages with --allow-network.' },
   'max-memory-mb': { schema: count(64, 4096), default: String(DEFAULT_MAX_WASM_MEMORY_MB), help: "Cap on each session's Python (WebAssembly) heap, in MB; beyond it Python raises MemoryError." },
+  'no-structured-content': { schema: flag, default: 'false', boolean: true, help: 'Leave outputSchema and structuredContent out of every tool, so the text block carries the reply (compact JSON; readable text for execute_code and run_file). For clients that show the model only the text of a structured reply and drop its images (Mastra).' },
+  'resource-links': { schema: flag, default: 'false', boolean: true, help: 'Add a resource_link block for every file a cell created. Off by default: several clients drop a whole reply (images included) over such a block; the files stay listed in the reply, in list_files and as resources.' },
   'snapshot-dir': { schema: z.string().min(1).optional(), default: undefined, help: 'Where memory snapshots of the modern runtime are cached (used when nothing is preloaded); "none" disables them. Must be owned by this user and writable by no one else (default: $XDG_CACHE_HOME/pyodide-mcp/snapshots, else ~/.cache/pyodide-mcp/snapshots).' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels (default: the package's wheels/)." },
 } as const satisfies Record<string, FlagSpec>;
@@ -178,6 +180,9 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     allowNetwork: read('allow-network'),
     indexUrl: read('index-url'),
     maxMemoryMb: read('max-memory-mb'),
+    /** False with --no-structured-content: replies carry text (and images) only. */
+    structuredContent: !read('no-structured-content'),
+    resourceLinks: read('resource-links'),
     /** null when snapshots are disabled (`--snapshot-dir none`). */
     snapshotDir: snapshotDir(read('snapshot-dir')),
     /** undefined: the package's own wheels/. */

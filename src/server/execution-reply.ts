@@ -11,16 +11,16 @@ import { PyodideMcpError } from '../errors.js';
 import { sessionUri } from '../sandbox/host-paths.js';
 import { jsonBytes, shrinkLongestStrings } from '../sandbox/reply-caps.js';
 import type { Execution } from '../sessions/manager.js';
-import { fileRefSchema, type ToolDeps } from './tools/shared.js';
+import { countField, fileRefSchema, orNull, type ToolDeps } from './tools/shared.js';
 
 export const executionOutputShape = {
   session_id: z.string().describe('The session the code ran in (new if none was given)'),
   success: z.boolean().describe('False when the code raised, timed out or was cancelled'),
   stdout: z.string(),
   stderr: z.string(),
-  result: z.string().nullable().describe('repr() of the last expression, like a notebook cell, or null'),
+  result: orNull(z.string(), 'repr() of the last expression, like a notebook cell, or null'),
   error: z.object({ type: z.string(), message: z.string(), traceback: z.string() }).nullable(),
-  execution_count: z.number().int().describe('Number of this cell in the session'),
+  execution_count: countField('Number of this cell in the session'),
   duration_ms: z.number(),
   files: z.array(fileRefSchema),
   truncated: z
@@ -55,6 +55,7 @@ export async function runWithProgress(
   source: { code: string } | { path: string },
   timeoutMs: number,
   extra: CallExtra,
+  newSession = false,
 ): Promise<CallToolResult> {
   const progressToken = extra._meta?.progressToken;
   const started = Date.now();
@@ -74,7 +75,11 @@ export async function runWithProgress(
   try {
     const execution = await deps.sessions.execute(sessionId, source, timeoutMs, extra.signal);
     const images = execution.terminated ? [] : await readImages(deps, sessionId, execution);
-    return executionReply(sessionId, execution, timeoutMs, images, deps.config.maxReplyBytes);
+    return executionReply(sessionId, execution, timeoutMs, images, {
+      maxReplyBytes: deps.config.maxReplyBytes,
+      resourceLinks: deps.config.resourceLinks,
+      newSession,
+    });
   } finally {
     clearInterval(progress);
   }
@@ -112,13 +117,22 @@ async function readImages(deps: ToolDeps, sessionId: string, execution: Executio
   return images;
 }
 
+/** How a reply is shaped, beyond the execution itself. */
+export interface ReplyOptions {
+  maxReplyBytes: number;
+  /** Add a resource_link block per file (--resource-links). */
+  resourceLinks: boolean;
+  /** The call started this session (no session_id given): the text says so. */
+  newSession: boolean;
+}
+
 /** Shapes an execution into the tool reply: caps, interrupts explained, images inline, under maxReplyBytes. */
 export function executionReply(
   sessionId: string,
   execution: Execution,
   timeoutMs: number,
   images: Image[],
-  maxReplyBytes: number,
+  options: ReplyOptions,
 ): CallToolResult {
   const { interrupted, terminated } = execution;
   const { outcome } = execution;
@@ -153,18 +167,19 @@ export function executionReply(
     display: outcome.display.map((item) => (item.path ? { ...item, uri: sessionUri(sessionId, item.path) } : item)),
     loaded_packages: outcome.loaded_packages,
   };
-  return fitToBudget(reply, terminated ? [] : images, maxReplyBytes);
+  return fitToBudget(reply, terminated ? [] : images, options);
 }
 
 /**
  * Builds the content blocks and fits the whole reply under `maxBytes`: images are dropped first (each replaced by a
  * note), then the file list is shortened, then the longest strings are cut. What was cut is in `truncated`.
  */
-function fitToBudget(reply: ExecutionReply, images: Image[], maxBytes: number): CallToolResult {
+function fitToBudget(reply: ExecutionReply, images: Image[], options: ReplyOptions): CallToolResult {
+  const maxBytes = options.maxReplyBytes;
   const inline = [...images];
   const build = (): CallToolResult => ({
     structuredContent: reply,
-    content: [{ type: 'text', text: readable(reply) }, ...richBlocks(reply, inline)],
+    content: [{ type: 'text', text: readable(reply, options.newSession) }, ...richBlocks(reply, inline, options.resourceLinks)],
   });
   let result = build();
   const note = (field: string, amount: number) =>
@@ -196,8 +211,12 @@ function fitToBudget(reply: ExecutionReply, images: Image[], maxBytes: number): 
   return result;
 }
 
-/** Image blocks for figures (so a model sees the plot), text blocks for HTML/Markdown/LaTeX, links for files. */
-function richBlocks(reply: ExecutionReply, images: Image[]): CallToolResult['content'] {
+/**
+ * Image blocks for figures (so a model sees the plot), text blocks for HTML/Markdown/LaTeX, and links for files only
+ * when asked: next to an image, a resource_link makes OpenAI Agents drop the whole reply to base64 text and LangChain's
+ * ChatOpenAI refuse the call, while the text already names every file.
+ */
+function richBlocks(reply: ExecutionReply, images: Image[], resourceLinks: boolean): CallToolResult['content'] {
   const blocks: CallToolResult['content'] = [];
   for (const item of reply.display) {
     if (item.text !== undefined) {
@@ -208,7 +227,7 @@ function richBlocks(reply: ExecutionReply, images: Image[]): CallToolResult['con
       else if (image) blocks.push({ type: 'text', text: image.note });
     }
   }
-  for (const file of reply.files) {
+  for (const file of resourceLinks ? reply.files : []) {
     blocks.push({
       type: 'resource_link',
       uri: file.uri,
@@ -220,8 +239,10 @@ function richBlocks(reply: ExecutionReply, images: Image[]): CallToolResult['con
   return blocks;
 }
 
-function readable(reply: ExecutionReply): string {
+/** The reply as a model reads it: every field that has something to say, in plain text. */
+function readable(reply: ExecutionReply, newSession: boolean): string {
   const parts = [
+    ...(newSession ? [`new session ${reply.session_id} started; pass session_id to keep state`] : []),
     `session ${reply.session_id} · cell ${reply.execution_count} · ${reply.duration_ms} ms · ${reply.success ? 'ok' : 'error'}`,
   ];
   if (reply.loaded_packages.length > 0) parts.push(`loaded packages: ${reply.loaded_packages.join(', ')}`);

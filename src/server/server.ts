@@ -47,24 +47,29 @@ export function createServer(options: {
   );
   const sessions = new SessionManager(config, distribution, log);
   const deps: ToolDeps = { sessions, config, log };
-  for (const register of [
-    registerCreateSessionTool,
-    registerExecuteCodeTool,
-    registerListSessionsTool,
-    registerCloseSessionTool,
-    registerListPackagesTool,
-    registerInstallPackagesTool,
-    registerListFilesTool,
-    registerReadFileTool,
-    registerWriteFileTool,
-    registerDeleteFileTool,
-    registerRunFileTool,
-    registerUploadFileTool,
-    registerDownloadFileTool,
-  ]) {
-    register(server, deps);
+  const tools = [
+    ...[
+      registerCreateSessionTool,
+      registerExecuteCodeTool,
+      registerListSessionsTool,
+      registerCloseSessionTool,
+      registerListPackagesTool,
+      registerInstallPackagesTool,
+      registerListFilesTool,
+      registerReadFileTool,
+      registerWriteFileTool,
+      registerDeleteFileTool,
+      registerRunFileTool,
+      registerUploadFileTool,
+      registerDownloadFileTool,
+    ].map((register) => register(server, deps)),
+    registerServerInfoTool(server, { ...deps, version }),
+  ];
+  if (!config.structuredContent) {
+    // --no-structured-content: no output schema either, since the SDK (and clients) require structuredContent
+    // from a tool that declares one.
+    for (const tool of tools) tool.outputSchema = undefined;
   }
-  registerServerInfoTool(server, { ...deps, version });
   registerSessionFileResources(server, sessions, config.maxReplyBytes);
   return {
     server,

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { emptyOutcome, type CellOutcome, type FilePage, type PackageListing, type RuntimeInfo } from '../contract.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
-import type { Distribution } from '../python/distribution.js';
+import { distributionFacts, type Distribution, type DistributionFacts } from '../python/distribution.js';
 import type { Config } from '../server/config.js';
 import type { InterruptReason } from './channel.js';
 import { capOutcome } from '../sandbox/reply-caps.js';
@@ -35,6 +35,8 @@ export class SessionManager {
   private readonly sweepTimer: NodeJS.Timeout;
   private closing = false;
   private readonly pool: WarmPool;
+  /** What the distribution offers, from its metadata: known before any session boots. */
+  readonly facts: DistributionFacts;
 
   constructor(
     private readonly config: Config,
@@ -46,6 +48,7 @@ export class SessionManager {
     // The sweep must never keep the process alive on its own.
     this.sweepTimer.unref();
     this.sessions = new SessionRegistry(config.sessionTtlMs);
+    this.facts = distributionFacts(distribution, config.preload);
     this.pool = new WarmPool(config, distribution, log);
   }
 
@@ -68,7 +71,6 @@ export class SessionManager {
         await channel.terminate();
         throw error;
       }
-      this.pool.noteRuntime(runtime);
       const id = newSessionId();
       const now = Date.now();
       this.sessions.add({
@@ -99,11 +101,6 @@ export class SessionManager {
     } finally {
       this.booting--;
     }
-  }
-
-  /** Runtime facts of this server's distribution; null until a session could boot. */
-  runtimeInfo(): Promise<RuntimeInfo | null> {
-    return this.pool.runtimeInfo();
   }
 
   /** Warm sessions ready to be taken, for server_info. */

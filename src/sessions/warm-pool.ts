@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { RuntimeInfo } from '../contract.js';
 import { PyodideMcpError } from '../errors.js';
 import { HARNESS_PATH, MODERN_ADAPTER_URL } from '../paths.js';
 import { modernVersion, type Distribution } from '../python/distribution.js';
@@ -26,8 +25,6 @@ export class WarmPool {
   private readonly snapshots: SnapshotCache | null;
   private snapshot: Uint8Array | null = null;
   private makingSnapshot = false;
-  /** Runtime facts of the first worker that booted; the same for every worker of this server. */
-  private runtimeFacts: RuntimeInfo | null = null;
 
   constructor(
     private readonly config: Config,
@@ -66,18 +63,6 @@ export class WarmPool {
     return this.pool.filter((channel) => channel.isReady).length;
   }
 
-  /** Runtime facts of this server's distribution, once any worker has booted (waits for the first warm one). */
-  async runtimeInfo(): Promise<RuntimeInfo | null> {
-    if (this.runtimeFacts) return this.runtimeFacts;
-    const first = this.pool[0];
-    return first ? first.ready.catch(() => null) : null;
-  }
-
-  /** Records what a booted session reports about its runtime. */
-  noteRuntime(info: RuntimeInfo): void {
-    this.runtimeFacts ??= info;
-  }
-
   async close(reason: PyodideMcpError): Promise<void> {
     this.closing = true;
     await Promise.all(this.pool.splice(0).map((channel) => channel.terminate(reason)));
@@ -96,10 +81,11 @@ export class WarmPool {
           const channel = this.start();
           this.pool.push(channel);
           try {
-            this.noteRuntime(await channel.ready);
+            await channel.ready;
           } catch (error) {
             this.pool.splice(this.pool.indexOf(channel), 1);
-            this.log(`warm pool: a session failed to boot: ${(error as Error).message}`);
+            // At shutdown the pool's own sessions are stopped on purpose: not worth a line.
+            if (!this.closing) this.log(`warm pool: a session failed to boot: ${(error as Error).message}`);
             return;
           }
         }

@@ -52,7 +52,7 @@ describe('figures and files', () => {
     const images = result.content.filter((c) => c.type === 'image') as { data: string; mimeType: string }[];
     assert.equal(images.length, 1, 'plt.show() captured the figure once');
     assert.deepEqual(Buffer.from(images[0]!.data, 'base64').subarray(0, 8), PNG_MAGIC);
-    assert.ok(result.content.some((c) => c.type === 'resource_link' && c.uri === file.uri));
+    assert.ok(!result.content.some((c) => c.type === 'resource_link'), 'files are named in the text, not linked (--resource-links)');
     const resource = await h.client.readResource({ uri: file.uri });
     const blob = Buffer.from((resource.contents[0] as { blob: string }).blob, 'base64');
     assert.deepEqual(blob.subarray(0, 8), PNG_MAGIC);

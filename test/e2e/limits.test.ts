@@ -137,7 +137,8 @@ describe('timeouts, cancellation and concurrency', () => {
     assert.equal(huge.isError, true);
     assert.match(textOf(huge), /more than the limit of 1000 \(--max-code-chars\)/);
     const tooLong = await h.call('execute_code', { session_id, code: '1', timeout_seconds: 999 });
-    assert.match(textOf(tooLong), /above the server's limit of 20/);
+    assert.equal(tooLong.isError, true);
+    assert.match(textOf(tooLong), /above the server's limit of 20 s \(--max-timeout\)[\s\S]*timeout_seconds/);
     const unknown = await h.call('execute_code', { session_id: 'no-such-session', code: '1' });
     assert.equal(unknown.isError, true);
     assert.match(textOf(unknown), /SESSION_NOT_FOUND: Session "no-such-session" does not exist/);

@@ -68,6 +68,8 @@ const SAMPLES: Record<FlagName, Sample> = {
   'allow-network': { value: 'true', field: (c) => c.allowNetwork, expected: true, bad: 'on' },
   'index-url': { value: 'http://127.0.0.1:8080/pypi', field: (c) => c.indexUrl, expected: 'http://127.0.0.1:8080/pypi', bad: 'not a url' },
   'max-memory-mb': { value: '2048', field: (c) => c.maxMemoryMb, expected: 2048, bad: '4097' },
+  'no-structured-content': { value: 'true', field: (c) => c.structuredContent, expected: false, bad: 'no' },
+  'resource-links': { value: 'true', field: (c) => c.resourceLinks, expected: true, bad: 'links' },
   'snapshot-dir': { value: '/var/cache/snaps', field: (c) => c.snapshotDir, expected: '/var/cache/snaps', bad: '' },
   'wheels-dir': { value: '/opt/wheels', field: (c) => c.wheelsDir, expected: '/opt/wheels', bad: '' },
 };
@@ -111,6 +113,8 @@ describe('parseConfig', () => {
       maxReplyBytes: 4 * 2 ** 20,
       maxSessionMemoryMb: 2048,
       allowDirs: [],
+      structuredContent: true,
+      resourceLinks: false,
     });
     assert.match(snapshotDir!, /pyodide-mcp\/snapshots$/);
   });

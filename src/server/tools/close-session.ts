@@ -1,14 +1,14 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
 
-export function registerCloseSessionTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
+export function registerCloseSessionTool(server: McpServer, deps: ToolDeps): RegisteredTool {
+  return server.registerTool(
     'close_session',
     {
       title: 'Close a session',
       description: "Terminates a session's interpreter and frees its memory and files. Its variables and files are gone afterwards.",
-      inputSchema: { session_id: sessionIdField },
+      inputSchema: z.strictObject({ session_id: sessionIdField }),
       outputSchema: { session_id: z.string(), closed: z.boolean() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },

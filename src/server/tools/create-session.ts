@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RUNTIME_KINDS } from '../../contract.js';
 import { guarded, ok, type ToolDeps } from './shared.js';
@@ -10,14 +10,14 @@ export const runtimeShape = z.object({
   reason: z.string().describe('Why the server runs this distribution'),
 });
 
-export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
+export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): RegisteredTool {
+  return server.registerTool(
     'create_session',
     {
       title: 'Create a Python session',
       description:
         'Starts a new, empty Python session (its own interpreter and virtual filesystem) with the preload packages already imported. Variables, imports and files persist across execute_code calls in that session.',
-      inputSchema: {},
+      inputSchema: z.strictObject({}),
       outputSchema: {
         session_id: z.string(),
         expires_at: z.string().describe('ISO time at which the session expires if unused'),

@@ -1,18 +1,18 @@
 /** delete_file: Deletes a file or an empty directory from a session's workspace. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { sessionPath } from '../../sandbox/host-paths.js';
 import { guarded, ok, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
-export function registerDeleteFileTool(server: McpServer, deps: ToolDeps): void {
+export function registerDeleteFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions } = deps;
-  server.registerTool(
+  return server.registerTool(
     'delete_file',
     {
       title: 'Delete a session file',
       description: 'Deletes a file (or an empty directory) from a session workspace.',
-      inputSchema: { session_id: sessionIdField, path: pathField },
+      inputSchema: z.strictObject({ session_id: sessionIdField, path: pathField }),
       outputSchema: { session_id: z.string(), path: z.string(), deleted: z.boolean() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },

@@ -1,23 +1,23 @@
 /** download_file: Writes a session file to the host, within the operator's allow-list. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { checkHostPath, sessionPath, writeHostFile } from '../../sandbox/host-paths.js';
-import { guarded, hostAccess, ok, sessionIdField, type ToolDeps } from './shared.js';
+import { guarded, hostAccess, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
 
-export function registerDownloadFileTool(server: McpServer, deps: ToolDeps): void {
+export function registerDownloadFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions } = deps;
   const { access, where } = hostAccess(deps.config);
-  server.registerTool(
+  return server.registerTool(
     'download_file',
     {
       title: 'Copy a session file to the host',
       description: `Writes a session file to the host as a regular file, into ${where}; never under /proc, /sys or /dev, never through a symlink. Never replaces an existing host file unless overwrite is true.`,
-      inputSchema: {
+      inputSchema: z.strictObject({
         session_id: sessionIdField,
         path: z.string().max(4096).describe('Path in the session workspace'),
         host_path: z.string().max(4096).describe('Destination on the host (its directory must exist)'),
-        overwrite: z.boolean().optional().describe('Replace an existing host file'),
-      },
+        overwrite: optionalArg(z.boolean(), 'Replace an existing host file'),
+      }),
       outputSchema: { host_path: z.string(), size: z.number() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },

@@ -1,29 +1,25 @@
 /** execute_code: runs a cell in a session (a new one when no session_id is given). */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
-import { guarded, type ToolDeps } from './shared.js';
+import { guarded, optionalArg, timeoutField, type ToolDeps } from './shared.js';
 
-export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): void {
+export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { config, sessions } = deps;
-  server.registerTool(
+  return server.registerTool(
     'execute_code',
     {
       title: 'Run Python code',
       description:
         'Runs Python code in a persistent session, like a notebook cell: variables, functions, imports and files persist between calls. ' +
         'Returns stdout, stderr, the repr of the last expression as `result`, and an error with traceback if it raised. ' +
-        'Omit session_id (or pass "") to start a new session; the reply carries its id. Calls on one session run in order.',
-      inputSchema: {
+        'Omit session_id (or pass null or "") to start a new session; the reply carries its id. Calls on one session run in order.',
+      inputSchema: z.strictObject({
         code: z.string().describe('Python source to run'),
-        session_id: z.string().max(200).optional().describe('Session to run in; omit or "" to create one'),
-        timeout_seconds: z
-          .number()
-          .positive()
-          .optional()
-          .describe(`Time limit for this call (default ${config.defaultTimeoutMs / 1000}, at most ${config.maxTimeoutMs / 1000})`),
-      },
+        session_id: optionalArg(z.string().max(200), 'Session to run in; omit, null or "" to create one'),
+        timeout_seconds: timeoutField(config),
+      }),
       outputSchema: executionOutputShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -35,8 +31,9 @@ export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): void
         );
       }
       const timeoutMs = timeoutFor(config, timeout_seconds);
-      const id = session_id ? session_id : (await sessions.create()).id;
-      return runWithProgress(deps, id, { code }, timeoutMs, extra);
+      if (session_id) return runWithProgress(deps, session_id, { code }, timeoutMs, extra);
+      const { id } = await sessions.create();
+      return runWithProgress(deps, id, { code }, timeoutMs, extra, true);
     }),
   );
 }

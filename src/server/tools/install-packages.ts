@@ -1,24 +1,24 @@
 /** install_packages: Loads offline packages into a session, or (--allow-network) pure-Python wheels the server fetches and verifies. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { closeMatches, fetchWithRequirements } from '../../python/dependencies.js';
 import { canonicalName } from '../../python/distribution.js';
 import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
 
-export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): void {
+export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions, config } = deps;
-  server.registerTool(
+  return server.registerTool(
     'install_packages',
     {
       title: 'Load offline Python packages',
       description: config.allowNetwork
         ? `Loads packages into a session: from the server's offline set (e.g. scipy, scikit-learn), otherwise pure-Python wheels from ${config.indexUrl} (fetched and verified by the server). list_packages shows the offline set.`
         : "Loads packages from the server's offline package set into a session (e.g. scipy, scikit-learn). There is no network: names outside the offline set are refused with close matches. list_packages shows what is available.",
-      inputSchema: {
+      inputSchema: z.strictObject({
         session_id: sessionIdField,
         packages: z.array(z.string().min(1).max(100)).min(1).max(50).describe('Package names, e.g. ["scipy"]'),
-      },
+      }),
       outputSchema: {
         session_id: z.string(),
         installed: z.array(z.string()).describe('Offline packages loaded, and name==version of wheels fetched from the index'),

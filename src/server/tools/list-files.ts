@@ -1,21 +1,21 @@
 /** list_files: Lists a session's workspace from the server's file index (answers while the session runs code). */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { sessionPath, sessionUri } from '../../sandbox/host-paths.js';
-import { guarded, ok, pathField, sessionIdField, type ToolDeps } from './shared.js';
+import { guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
-export function registerListFilesTool(server: McpServer, deps: ToolDeps): void {
+export function registerListFilesTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions } = deps;
-  server.registerTool(
+  return server.registerTool(
     'list_files',
     {
       title: 'List session files',
       description: "Lists files and directories in a session's workspace (answers at once, even while the session runs code).",
-      inputSchema: {
+      inputSchema: z.strictObject({
         session_id: sessionIdField,
-        path: pathField.optional().describe('Directory to list (default: the workspace)'),
-        recursive: z.boolean().optional().describe('Include subdirectories (default true)'),
-      },
+        path: optionalArg(pathField, 'Directory to list (default: the workspace)'),
+        recursive: optionalArg(z.boolean(), 'Include subdirectories (default true)'),
+      }),
       outputSchema: {
         session_id: z.string(),
         entries: z.array(

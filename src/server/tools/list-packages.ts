@@ -1,19 +1,21 @@
 /** list_packages: Lists the packages a session has loaded, and those the server can load offline. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
+import { guarded, ok, optionalArg, orNull, type ToolDeps } from './shared.js';
 
-export function registerListPackagesTool(server: McpServer, deps: ToolDeps): void {
+export function registerListPackagesTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions } = deps;
-  server.registerTool(
+  return server.registerTool(
     'list_packages',
     {
       title: 'List Python packages',
       description:
         'Lists the packages loaded in a session (with versions) and every package available offline that install_packages can load. Without session_id, lists what the server offers.',
-      inputSchema: { session_id: sessionIdField.optional() },
+      inputSchema: z.strictObject({
+        session_id: optionalArg(z.string().max(200), 'A session whose loaded packages to list; omit or null for what the server offers'),
+      }),
       outputSchema: {
-        session_id: z.string().nullable(),
+        session_id: orNull(z.string(), 'The session whose loaded packages are listed, or null without one'),
         loaded: z.record(z.string(), z.string()).describe('Loaded packages and versions (empty without a session)'),
         available: z.array(z.string()).describe('Packages that can be loaded offline'),
       },
@@ -24,8 +26,7 @@ export function registerListPackagesTool(server: McpServer, deps: ToolDeps): voi
         const listing = await sessions.listPackages(session_id);
         return ok({ session_id, ...listing });
       }
-      const info = await sessions.runtimeInfo();
-      return ok({ session_id: null, loaded: {}, available: info?.available ?? [] });
+      return ok({ session_id: null, loaded: {}, available: sessions.facts.available });
     }),
   );
 }

@@ -1,15 +1,15 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, ok, type ToolDeps } from './shared.js';
+import { countField, guarded, ok, type ToolDeps } from './shared.js';
 
-export function registerListSessionsTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
+export function registerListSessionsTool(server: McpServer, deps: ToolDeps): RegisteredTool {
+  return server.registerTool(
     'list_sessions',
     {
       title: 'List sessions',
       description:
         'Lists the live sessions: id, creation and last-use times, expiry, whether one is running code, and how many cells it ran.',
-      inputSchema: {},
+      inputSchema: z.strictObject({}),
       outputSchema: {
         sessions: z.array(
           z.object({
@@ -18,7 +18,7 @@ export function registerListSessionsTool(server: McpServer, deps: ToolDeps): voi
             last_used_at: z.string(),
             expires_at: z.string(),
             busy: z.boolean(),
-            execution_count: z.number().int(),
+            execution_count: countField('Cells run in the session'),
           }),
         ),
       },

@@ -1,24 +1,24 @@
 /** read_file: Reads a page of a session file (text or base64), from the session's copy of its files. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { looksLikeText, mimeType, sessionPath, sessionUri } from '../../sandbox/host-paths.js';
-import { guarded, ok, pathField, sessionIdField, type ToolDeps } from './shared.js';
+import { guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
-export function registerReadFileTool(server: McpServer, deps: ToolDeps): void {
+export function registerReadFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions, config } = deps;
-  server.registerTool(
+  return server.registerTool(
     'read_file',
     {
       title: 'Read a session file',
       description:
         'Reads a file from a session workspace. Text comes back as text, binary as base64 (auto-detected unless encoding is given). Large files are paged with offset/length (bytes); `truncated` says more remains.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         session_id: sessionIdField,
         path: pathField,
-        encoding: z.enum(['text', 'base64']).optional().describe('Force text or base64 (default: detect)'),
-        offset: z.number().int().min(0).optional().describe('First byte to read (default 0)'),
-        length: z.number().int().min(1).optional().describe(`Bytes to read (default and maximum ${config.maxReadBytes})`),
-      },
+        encoding: optionalArg(z.enum(['text', 'base64']), 'Force text or base64 (default: detect)'),
+        offset: optionalArg(z.number().int().min(0).max(config.fileLimits.maxFileBytes), 'First byte to read (default 0)'),
+        length: optionalArg(z.number().int().min(1).max(config.maxReadBytes), `Bytes to read (default and maximum ${config.maxReadBytes})`),
+      }),
       outputSchema: {
         session_id: z.string(),
         path: z.string(),

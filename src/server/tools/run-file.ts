@@ -1,27 +1,23 @@
 /** run_file: Runs a .py file of the workspace in the session's namespace (like %run -i); same reply as execute_code. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { sessionPath } from '../../sandbox/host-paths.js';
 import { executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
-import { guarded, pathField, sessionIdField, type ToolDeps } from './shared.js';
+import { guarded, pathField, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
-export function registerRunFileTool(server: McpServer, deps: ToolDeps): void {
+export function registerRunFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions, config } = deps;
-  server.registerTool(
+  return server.registerTool(
     'run_file',
     {
       title: 'Run a Python file',
       description:
         "Runs a .py file from the session workspace in the session's namespace (like %run -i): its variables persist. Same reply as execute_code.",
-      inputSchema: {
+      inputSchema: z.strictObject({
         session_id: sessionIdField,
         path: pathField,
-        timeout_seconds: z
-          .number()
-          .positive()
-          .optional()
-          .describe(`Time limit (default ${config.defaultTimeoutMs / 1000}, at most ${config.maxTimeoutMs / 1000})`),
-      },
+        timeout_seconds: timeoutField(config),
+      }),
       outputSchema: executionOutputShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },

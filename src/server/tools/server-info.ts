@@ -1,28 +1,28 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RUNTIME_KINDS } from '../../contract.js';
-import { guarded, ok, type ToolDeps } from './shared.js';
+import { countField, guarded, ok, type ToolDeps } from './shared.js';
 
-export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { version: string }): void {
+export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { version: string }): RegisteredTool {
   const { sessions, config } = deps;
-  server.registerTool(
+  return server.registerTool(
     'server_info',
     {
       title: 'Server information',
       description:
         'Which Pyodide distribution and Python version run the sessions and why that one was chosen, preloaded package versions, and the limits in force.',
-      inputSchema: {},
+      inputSchema: z.strictObject({}),
       outputSchema: {
         version: z.string().describe('pyodide-mcp version'),
         distribution: z.enum(RUNTIME_KINDS),
         reason: z.string().describe('Why this distribution was chosen'),
-        python: z.string().nullable(),
-        pyodide: z.string().nullable(),
+        python: z.string().describe('Python version of the sessions'),
+        pyodide: z.string().describe('Pyodide version of the sessions'),
         preload: z.array(z.string()),
         packages: z.record(z.string(), z.string()).describe('Preloaded packages and versions'),
-        available_packages: z.number().int(),
-        sessions: z.number().int(),
-        warm_sessions: z.number().int().describe('Pre-booted sessions ready to be handed out'),
+        available_packages: countField('Packages loadable offline'),
+        sessions: countField('Live sessions'),
+        warm_sessions: countField('Pre-booted sessions ready to be handed out'),
         limits: z.object({
           timeout_seconds: z.number(),
           max_timeout_seconds: z.number(),
@@ -37,16 +37,17 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded(deps, async () => {
-      const info = await sessions.runtimeInfo();
+      // From the distribution's metadata, so it answers at once, even while the first session boots.
+      const facts = sessions.facts;
       return ok({
         version: deps.version,
         distribution: sessions.distribution.kind,
         reason: sessions.distribution.reason,
-        python: info?.python ?? null,
-        pyodide: info?.pyodide ?? null,
+        python: facts.python,
+        pyodide: facts.pyodide,
         preload: config.preload,
-        packages: info?.packages ?? {},
-        available_packages: info?.available.length ?? 0,
+        packages: facts.packages,
+        available_packages: facts.available.length,
         sessions: sessions.size,
         warm_sessions: sessions.warmReady,
         limits: {

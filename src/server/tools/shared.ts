@@ -1,6 +1,5 @@
 /** What every tool module receives, and the helpers that shape replies. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import type { Config } from '../config.js';
 import { PyodideMcpError } from '../../errors.js';
 import type { HostAccess } from '../../sandbox/host-paths.js';
@@ -15,12 +14,6 @@ export interface ToolDeps {
 
 export { fileRefSchema } from '../../sessions/file-index.js';
 
-/** A path in the session workspace, as file tools accept it. */
-export const pathField = z
-  .string()
-  .max(4096)
-  .describe('Path in the session workspace, relative (e.g. "data/input.csv") or under /workspace');
-
 /** Where host file tools may read and write, and how their descriptions say it. */
 export function hostAccess(config: Config): { access: HostAccess; where: string } {
   const access = { allowDirs: config.allowDirs, allowAll: config.allowAllDirs };
@@ -32,14 +25,16 @@ export function hostAccess(config: Config): { access: HostAccess; where: string 
   return { access, where };
 }
 
-/** A session id as tools accept it; content is checked by the session manager. */
-export const sessionIdField = z.string().max(200).describe('The session_id returned by create_session or execute_code.');
+export { countField, optionalArg, orNull, pathField, sessionIdField, timeoutField } from './fields.js';
 
-/** A successful reply: structured content plus the same data as readable text. */
+/**
+ * A successful reply: structured content plus the same data as compact JSON text (the MCP spec's fallback for
+ * clients that ignore structuredContent). Compact because some clients hand the model both.
+ */
 export function ok<T extends object>(structured: T, text?: string): CallToolResult {
   return {
     structuredContent: structured as Record<string, unknown>,
-    content: [{ type: 'text', text: text ?? JSON.stringify(structured, null, 2) }],
+    content: [{ type: 'text', text: text ?? JSON.stringify(structured) }],
   };
 }
 
@@ -70,6 +65,11 @@ export function guarded<A extends unknown[]>(deps: Pick<ToolDeps, 'log' | 'confi
           'REPLY_TOO_LARGE',
           `The reply would be ${size} bytes, above the server's limit of ${deps.config.maxReplyBytes} (--max-reply-bytes). Ask for less: list a subdirectory, read a smaller page (offset/length), or run code that prints a summary.`,
         );
+      }
+      if (!deps.config.structuredContent) {
+        // --no-structured-content: some clients (Mastra) give the model only the text of a reply that carries
+        // structuredContent, dropping its images; without it the text block carries the reply and images reach the model.
+        delete result.structuredContent;
       }
       return result;
     } catch (error) {

@@ -1,23 +1,23 @@
 /** upload_file: Copies a regular host file into a session, within the operator's allow-list. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { checkHostPath, readHostFile, sessionPath } from '../../sandbox/host-paths.js';
-import { fileRefSchema, guarded, hostAccess, ok, sessionIdField, type ToolDeps } from './shared.js';
+import { fileRefSchema, guarded, hostAccess, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
 
-export function registerUploadFileTool(server: McpServer, deps: ToolDeps): void {
+export function registerUploadFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions, config } = deps;
   const { access, where } = hostAccess(config);
-  server.registerTool(
+  return server.registerTool(
     'upload_file',
     {
       title: 'Copy a host file into a session',
       description: `Copies a regular file from the host into a session workspace. Reads from ${where}; credential files (.env, .ssh/, .aws/, tokens, keys…) and anything under /proc, /sys or /dev are always refused.`,
-      inputSchema: {
+      inputSchema: z.strictObject({
         session_id: sessionIdField,
         host_path: z.string().max(4096).describe('Absolute host path, or relative to the server working directory'),
-        destination_path: z.string().max(4096).optional().describe('Path in the workspace (default: the file name)'),
-        overwrite: z.boolean().optional().describe('Replace an existing file in the session'),
-      },
+        destination_path: optionalArg(z.string().max(4096), 'Path in the workspace (default: the file name)'),
+        overwrite: optionalArg(z.boolean(), 'Replace an existing file in the session'),
+      }),
       outputSchema: fileRefSchema.shape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },

@@ -1,26 +1,26 @@
 /** write_file: Writes (or appends to) a file in a session's workspace, queued behind running code. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { sessionPath } from '../../sandbox/host-paths.js';
-import { fileRefSchema, guarded, ok, pathField, sessionIdField, type ToolDeps } from './shared.js';
+import { fileRefSchema, guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
-export function registerWriteFileTool(server: McpServer, deps: ToolDeps): void {
+export function registerWriteFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions } = deps;
-  server.registerTool(
+  return server.registerTool(
     'write_file',
     {
       title: 'Write a session file',
       description:
         'Writes a file into a session workspace (parent directories are created). Refuses to replace an existing file unless overwrite is true; append adds to the end, so a long script can be written in several calls and then run with run_file.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         session_id: sessionIdField,
         path: pathField,
         content: z.string().describe('File content: text, or base64 when encoding is "base64"'),
-        encoding: z.enum(['text', 'base64']).optional().describe('How content is encoded (default text, written as UTF-8)'),
-        append: z.boolean().optional().describe('Add to the end of the file (creating it if needed)'),
-        overwrite: z.boolean().optional().describe('Replace the file if it exists'),
-      },
+        encoding: optionalArg(z.enum(['text', 'base64']), 'How content is encoded (default text, written as UTF-8)'),
+        append: optionalArg(z.boolean(), 'Add to the end of the file (creating it if needed)'),
+        overwrite: optionalArg(z.boolean(), 'Replace the file if it exists'),
+      }),
       outputSchema: fileRefSchema.shape,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
