@@ -116,6 +116,11 @@ export class SessionManager {
     return this.pool.readyCount;
   }
 
+  /** Warm sessions ready to be taken that have imported the preload set too, for server_info. */
+  get warmPreloaded(): number {
+    return this.pool.preloadedCount;
+  }
+
   get size(): number {
     return this.sessions.size;
   }

@@ -93,6 +93,11 @@ export class WarmPool {
     return this.pool.filter((channel) => channel.isReady).length;
   }
 
+  /** Warm sessions ready to be taken that have imported the preload set too. */
+  get preloadedCount(): number {
+    return this.pool.filter((channel) => channel.isReady && this.preloads?.isDone(channel) !== false).length;
+  }
+
   /** Resolves to {module: version} once the session has imported the preload set ({} when there is none). */
   preloaded(channel: SessionChannel): Promise<Record<string, string>> {
     return this.preloads ? this.preloads.whenDone(channel) : Promise.resolve({});
