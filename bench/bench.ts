@@ -9,6 +9,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -83,9 +84,9 @@ function rssMb(pid: number): number {
   return total;
 }
 
-async function waitForWarm(server: Server, count: number): Promise<void> {
-  const until = Date.now() + 120_000;
-  while ((await server.call('server_info')).warm_sessions < count) {
+async function waitForWarm(server: Server, count: number, preloaded = false): Promise<void> {
+  const until = Date.now() + 180_000;
+  while ((await server.call('server_info'))[preloaded ? 'warm_preloaded' : 'warm_sessions'] < count) {
     if (Date.now() > until) throw new Error('warm pool did not refill');
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -104,7 +105,8 @@ async function warmCreate(preload: string, label: string, isolation: Isolation):
   const firstUse: number[] = [];
   const n = QUICK ? 3 : preload === 'none' ? 10 : 5;
   for (let i = 0; i < n; i++) {
-    await waitForWarm(server, 1);
+    // A fresh warm session: booted and (with a stack) done importing it in the background.
+    await waitForWarm(server, 1, preload !== 'none');
     const [ms, created] = await timed(() => server.call('create_session'));
     creates.push(ms);
     if (preload !== 'none') {
@@ -197,7 +199,11 @@ async function memory(preload: string, label: string, isolation: Isolation): Pro
   await new Promise((r) => setTimeout(r, 500));
   const base = rssMb(server.pid);
   const k = QUICK ? 2 : preload === 'none' ? 8 : 4;
-  for (let i = 0; i < k; i++) await server.call('create_session');
+  for (let i = 0; i < k; i++) {
+    const { session_id } = await server.call('create_session');
+    // Sessions are handed out before their preload is imported: this waits for it (or imports it now).
+    if (preload !== 'none') await server.call('execute_code', { session_id, code: `import ${preload}\nimport matplotlib.pyplot` });
+  }
   await new Promise((r) => setTimeout(r, 1000));
   const total = rssMb(server.pid);
   await server.close();
@@ -279,6 +285,126 @@ async function naiveBaseline(preload: string, label: string, ourP50: number): Pr
   });
 }
 
+/** Sessions on demand, default flags: an agent creating 5 sessions 3 s apart, then 10 at once on a fresh server. */
+async function sessionsOnDemand(): Promise<void> {
+  const cell = { code: 'print(6*7)' };
+  const server = await startServer([], STACK);
+  await waitForWarm(server, 2);
+  const creates: number[] = [];
+  const firstCells: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const [ms, created] = await timed(() => server.call('create_session'));
+    creates.push(ms);
+    const [cellMs] = await timed(() => server.call('execute_code', { session_id: created.session_id, ...cell }));
+    firstCells.push(cellMs);
+    if (i < 4) await new Promise((r) => setTimeout(r, 3000));
+  }
+  await server.close();
+  const note = `each create ${creates.map((v) => v.toFixed(0)).join(', ')} ms; worst ${Math.max(...creates).toFixed(0)} ms`;
+  record(
+    'sessions on demand: 5 create_session 3 s apart (default flags, legacy stack, process)',
+    creates,
+    'ms',
+    '< 50 ms median, < 2 s worst',
+    note,
+  );
+  record('sessions on demand: print(6*7) right after each of those creates', firstCells, 'ms');
+  const burst = await startServer([], STACK);
+  await waitForWarm(burst, 2);
+  const [, times] = await timed(() =>
+    Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const [ms, created] = await timed(() => burst.call('create_session'));
+        await burst.call('execute_code', { session_id: created.session_id, ...cell });
+        return ms;
+      }),
+    ),
+  );
+  await burst.close();
+  record(
+    'sessions on demand: 10 create_session at once (default flags), each',
+    times,
+    'ms',
+    'all within one cold boot',
+    `slowest ${Math.max(...times).toFixed(0)} ms`,
+  );
+}
+
+/** The first execute_code after the server starts (from the spawn of `node dist/src/cli.js`), and server_info then. */
+async function firstCall(): Promise<void> {
+  const firsts: number[] = [];
+  const infos: number[] = [];
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) {
+    const started = performance.now();
+    const server = await startServer([], STACK);
+    const [infoMs] = await timed(() => server.call('server_info'));
+    infos.push(infoMs);
+    const reply = await server.call('execute_code', { code: 'print(6*7)' });
+    if (reply.stdout !== '42\n') throw new Error('wrong output');
+    firsts.push(performance.now() - started);
+    await server.close();
+  }
+  record('first execute_code print(6*7) after server start (default flags, from spawn)', firsts, 'ms', '< 3000 ms');
+  record('server_info right after server start', infos, 'ms', 'at once');
+}
+
+/** Scale curve: k sessions each running a numpy workload at once (preload numpy): wall time and memory. */
+async function scaleCurve(): Promise<void> {
+  const code =
+    'import numpy as np\na = np.random.default_rng(1).random((400, 400)) if hasattr(np.random, "default_rng") else np.random.rand(400, 400)\nfor _ in range(5):\n    a = (a @ a) / a.sum()\nfloat(a.sum())';
+  for (const k of QUICK ? [1, 4] : [1, 4, 16]) {
+    const server = await startServer(['--warm-sessions', '0', '--max-sessions', '32'], 'numpy');
+    const ids = await Promise.all(Array.from({ length: k }, async () => (await server.call('create_session')).session_id as string));
+    // Numpy imported in each first (its load is not the workload).
+    await Promise.all(ids.map((session_id) => server.call('execute_code', { session_id, code: 'import numpy' })));
+    const [ms] = await timed(() =>
+      Promise.all(ids.map((session_id) => server.call('execute_code', { session_id, code, timeout_seconds: 300 }))),
+    );
+    const rss = rssMb(server.pid);
+    await server.close();
+    rows.push({
+      metric: `scale: ${k} session(s) running a numpy workload at once (legacy, numpy)`,
+      p50: ms,
+      p95: null,
+      n: k,
+      unit: 'ms',
+      note: `RSS of server + sessions ${rss.toFixed(0)} MB`,
+    });
+    log(`scale ${k}: ${ms.toFixed(0)} ms, ${rss.toFixed(0)} MB`);
+  }
+}
+
+/** A Jupyter kernel on this machine (when python3 with ipykernel and jupyter_client is installed), same metrics. */
+async function jupyterComparison(): Promise<void> {
+  const script = join(HERE, '..', '..', 'bench', 'jupyter_kernel.py');
+  // Debian's python3 (where python3-ipykernel installs) may not be the first python3 on PATH (pyenv, venvs).
+  let result = spawnSync('python3', [script], { encoding: 'utf8', timeout: 180_000 });
+  if (result.status !== 0) result = spawnSync('/usr/bin/python3', [script], { encoding: 'utf8', timeout: 180_000 });
+  if (result.status !== 0) {
+    log(`jupyter comparison not measured: ${(result.stderr || result.error?.message || '').trim().split('\n').pop()}`);
+    for (const metric of ['start to ready', 'import numpy, pandas, matplotlib, sympy', '"1+1" round trip'])
+      rows.push({
+        metric: `Jupyter kernel (python3, jupyter_client): ${metric}`,
+        p50: null,
+        p95: null,
+        n: 0,
+        unit: 'ms',
+        note: 'not measured (no ipykernel/jupyter_client installed)',
+      });
+    return;
+  }
+  const m = JSON.parse(result.stdout) as { start_ms: number; import_ms: number; rtt_ms: number[] };
+  rows.push({ metric: 'Jupyter kernel (python3, jupyter_client): start to ready', p50: m.start_ms, p95: null, n: 1, unit: 'ms' });
+  rows.push({
+    metric: 'Jupyter kernel (python3, jupyter_client): import numpy, pandas, matplotlib, sympy',
+    p50: m.import_ms,
+    p95: null,
+    n: 1,
+    unit: 'ms',
+  });
+  record('Jupyter kernel (python3, jupyter_client): "1+1" round trip', m.rtt_ms, 'ms', undefined, undefined, true);
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   // The default isolation (process) and thread isolation side by side: what the security boundary costs.
@@ -298,6 +424,10 @@ async function main(): Promise<void> {
   await parallelism();
   await naiveBaseline('none', 'modern, no preload', modernWarm);
   await naiveBaseline(STACK, 'legacy, scientific stack', legacyWarm);
+  await sessionsOnDemand();
+  await firstCall();
+  await scaleCurve();
+  await jupyterComparison();
 
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '' : v >= 100 ? v.toFixed(0) : v.toFixed(2));

@@ -49,7 +49,10 @@ export const runtimeInfoSchema = z.object({
   kind: z.enum(RUNTIME_KINDS),
   python: z.string().max(200),
   pyodide: z.string().max(200),
-  /** Preloaded packages with versions. */
+  /**
+   * The preload set with the versions the distribution's metadata gives (sessions are ready before the preload is
+   * imported: see the `preload` request).
+   */
   packages: z.record(z.string().max(200), z.string().max(200)),
   /** Packages this distribution can load offline. */
   available: z.array(z.string().max(200)).max(10_000),
@@ -157,6 +160,11 @@ export const requestSchemas = {
   load_packages: z.object({ type: z.literal('load_packages'), packages: z.array(z.string().max(200)) }),
   list_packages: z.object({ type: z.literal('list_packages') }),
   install_wheel: z.object({ type: z.literal('install_wheel'), filename: z.string().max(300), data: bytes }),
+  /**
+   * Imports the preload set in the background (workers/preloader.ts): answered once every package is imported,
+   * while requests sent meanwhile run between its steps.
+   */
+  preload: z.object({ type: z.literal('preload') }),
 } as const;
 
 export type Op = keyof typeof requestSchemas;
@@ -178,6 +186,8 @@ export const REPLIES = {
   load_packages: z.null(),
   list_packages: packageListingSchema,
   install_wheel: z.null(),
+  /** Imported module → version. */
+  preload: z.record(z.string().max(200), z.string().max(200)),
 } as const satisfies Record<Op, z.ZodType>;
 export type ReplyOf<K extends Op> = z.infer<(typeof REPLIES)[K]>;
 
@@ -223,7 +233,7 @@ export const workerInitSchema = z.object({
   distDir: z.string(),
   /** Directory of local wheels (modern runtime), or null. */
   wheelsDir: z.string().nullable(),
-  /** Packages loaded and imported before the worker reports ready. */
+  /** Packages imported in the background after the worker reports ready, when the server sends `preload`. */
   preload: z.array(z.string()),
   /** Absolute path of workers/harness.py. */
   harnessPath: z.string(),

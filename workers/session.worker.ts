@@ -25,6 +25,7 @@ import { bootRuntime } from './runtime/index.js';
 import { cellScope, fatalReason } from './sandbox/cell-scope.js';
 import { createGuardedPost, lockdown, prepareSandbox } from './sandbox/lockdown.js';
 import { Workspace, WorkspaceError, WorkspaceViolation, type Errnos } from './workspace.js';
+import { preload, SerialWork } from './preloader.js';
 
 const port = parentPort;
 if (!port) throw new Error('session.worker must run inside a worker thread');
@@ -52,6 +53,11 @@ process.on('unhandledRejection', (reason) => {
   );
 });
 const interruptSignal = new Int32Array(init.interruptBuffer);
+// Captured before the lockdown empties the realm (and cell-scope.ts replaces the timers): the worker's own use only,
+// out of user code's reach. Session processes expose gc (src/sessions/spawn.ts).
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+const realSetImmediate = globalThis.setImmediate;
+const yieldNow = () => new Promise<void>((resolve) => realSetImmediate(resolve));
 
 interface Booted {
   runtime: PythonRuntime;
@@ -76,7 +82,6 @@ async function boot(): Promise<Booted> {
     post({ type: 'snapshot', data }, [data.buffer as ArrayBuffer]);
   }
   const interruptible = runtime.setInterruptBuffer(interruptSignal);
-  await runtime.loadPackages(init.preload);
   // The harness becomes its own module; we keep a direct handle on its entry point so that user code
   // rebinding names in __main__ cannot redirect the worker. The source is ours, embedded as a JSON
   // string literal (valid Python), never user input.
@@ -89,14 +94,14 @@ async function boot(): Promise<Booted> {
     ),
   );
   const errnos: Errnos = harness('configure', { figure_formats: init.figureFormats });
-  const packages = harness('import_modules', { names: init.preload });
+  // The preload itself comes later, in the background (the `preload` request, workers/preloader.ts).
+  const packages = runtime.packageVersions(init.preload);
   const workspace = new Workspace(runtime.FS, init.fileLimits, errnos);
   // Files written while booting (none expected in the workspace) are not the user's changes.
   workspace.collectChanges();
   // Security: from here on the realm holds nothing dangerous (workers/sandbox/lockdown.ts). No user code ran yet.
-  // Session processes expose gc (src/sessions/spawn.ts): drop the boot's copies of the snapshot before the realm is
-  // locked, which also removes `gc` itself.
-  (globalThis as { gc?: () => void }).gc?.();
+  // Drop the boot's copies of the snapshot before the realm is locked (which removes the global `gc`).
+  collectGarbage?.();
   const sandbox = await lockdown({ runtime, log });
   bootLines = null;
   log(
@@ -230,44 +235,72 @@ boot().then(
       post({ id, type: 'reply', ok: true, value: changes }, transferables(changes));
     };
 
-    port.on('message', async (request: SessionRequest) => {
-      try {
-        if (ended) throw ended;
-        switch (request.type) {
-          case 'execute':
-            return await runCell(request.id, request.code, request.limits);
-          case 'run_file':
-            return await runCell(request.id, workspace.readText(request.path), request.limits, request.path);
-          case 'write_file':
-            workspace.writeFile(request.path, request.data, { append: request.append, overwrite: request.overwrite });
-            return replyWithChanges(request.id);
-          case 'delete_file':
-            workspace.delete(request.path);
-            return replyWithChanges(request.id);
-          case 'load_packages':
-            await host(() => workspace.trusted(() => runtime.loadPackages(request.packages)));
-            post({ id: request.id, type: 'reply', ok: true, value: null });
-            return;
-          case 'install_wheel':
-            // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
-            await host(() =>
-              workspace.trusted(() =>
-                harness('install_wheel', { filename: request.filename, data: Buffer.from(request.data).toString('base64') }),
-              ),
-            );
-            post({ id: request.id, type: 'reply', ok: true, value: null });
-            return;
-          case 'list_packages': {
-            const listing: PackageListing = { loaded: runtime.loadedPackages(), available: runtime.availablePackages() };
-            post({ id: request.id, type: 'reply', ok: true, value: listing });
-            return;
-          }
+    const handle = async (request: SessionRequest): Promise<void> => {
+      if (ended) throw ended;
+      switch (request.type) {
+        case 'execute':
+          return await runCell(request.id, request.code, request.limits);
+        case 'run_file':
+          return await runCell(request.id, workspace.readText(request.path), request.limits, request.path);
+        case 'write_file':
+          workspace.writeFile(request.path, request.data, { append: request.append, overwrite: request.overwrite });
+          return replyWithChanges(request.id);
+        case 'delete_file':
+          workspace.delete(request.path);
+          return replyWithChanges(request.id);
+        case 'load_packages':
+          await host(() => workspace.trusted(() => runtime.loadPackages(request.packages)));
+          post({ id: request.id, type: 'reply', ok: true, value: null });
+          return;
+        case 'install_wheel':
+          // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
+          await host(() =>
+            workspace.trusted(() =>
+              harness('install_wheel', { filename: request.filename, data: Buffer.from(request.data).toString('base64') }),
+            ),
+          );
+          post({ id: request.id, type: 'reply', ok: true, value: null });
+          return;
+        case 'list_packages': {
+          const listing: PackageListing = { loaded: runtime.loadedPackages(), available: runtime.availablePackages() };
+          post({ id: request.id, type: 'reply', ok: true, value: listing });
+          return;
         }
-      } catch (error) {
-        if (error instanceof WorkspaceViolation) ended = new WorkerCrash(error.message);
-        else if (error instanceof WorkerCrash) ended = error;
-        post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(ended ?? error) });
+        case 'preload': {
+          const versions = await preload(init.preload, preloadSteps, work, yieldNow);
+          // The packages' transit copies (each file read whole before it is unpacked) go now, while idle.
+          collectGarbage?.();
+          post({ id: request.id, type: 'reply', ok: true, value: versions });
+          return;
+        }
       }
+    };
+    const preloadSteps = {
+      load: async (name: string) => {
+        if (ended) throw ended;
+        const wanted = runtime.packagesForImports([name]);
+        if (wanted.length > 0) await host(() => workspace.trusted(() => runtime.loadPackages(wanted)));
+      },
+      importModule: (name: string) => {
+        if (ended) throw ended;
+        // An interrupt meant for a cell that waited behind this step is raised again by the host until it answers.
+        Atomics.store(interruptSignal, 0, 0);
+        return host(() => harness('import_modules', { names: [name] }));
+      },
+    };
+    // One request at a time, in arrival order; the preload runs its steps through the same queue, between requests.
+    const work = new SerialWork();
+    port.on('message', (request: SessionRequest) => {
+      const answer = async () => {
+        try {
+          await handle(request);
+        } catch (error) {
+          if (error instanceof WorkspaceViolation) ended = new WorkerCrash(error.message);
+          else if (error instanceof WorkerCrash) ended = error;
+          post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(ended ?? error) });
+        }
+      };
+      void (request.type === 'preload' ? answer() : work.run(answer));
     });
     post({ type: 'ready', info });
   },

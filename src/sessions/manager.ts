@@ -49,7 +49,7 @@ export class SessionManager {
     this.sweepTimer.unref();
     this.sessions = new SessionRegistry(config.sessionTtlMs);
     this.facts = distributionFacts(distribution, config.preload);
-    this.pool = new WarmPool(config, distribution, log);
+    this.pool = new WarmPool(config, distribution, log, () => this.sessions.size + this.booting);
   }
 
   /** Boots a new session (or takes a warm one) and returns it once its runtime is ready. */
@@ -103,9 +103,22 @@ export class SessionManager {
     }
   }
 
+  /**
+   * Resolves to {module: version} once the session has imported the preload set in the background ({} when there
+   * is none); rejects if it could not (what is missing is then imported on first use).
+   */
+  preloaded(id: string): Promise<Record<string, string>> {
+    return this.pool.preloaded(this.find(id).channel);
+  }
+
   /** Warm sessions ready to be taken, for server_info. */
   get warmReady(): number {
     return this.pool.readyCount;
+  }
+
+  /** Warm sessions ready to be taken that have imported the preload set too, for server_info. */
+  get warmPreloaded(): number {
+    return this.pool.preloadedCount;
   }
 
   get size(): number {

@@ -1,10 +1,15 @@
 /**
  * Sessions booted ahead of demand, and the one place that starts session channels: what every session is started
- * with (WorkerInit), the memory watchdog they share, and the memory snapshot of the modern runtime (made by the
- * first worker, cached on disk, and given to every later worker as a copy of its own).
+ * with (WorkerInit), the memory watchdog they share, the memory snapshot of the modern runtime (made by the
+ * first worker, cached on disk, and given to every later worker as a copy of its own), and when each session
+ * imports its preload set (PreloadScheduler).
+ *
+ * Sizing: the pool holds --warm-sessions plus the sessions taken in the last minute (at most one per core more), so an
+ * agent that opens sessions one after another finds them booted; it boots up to one session per core at once.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { PyodideMcpError } from '../errors.js';
 import { HARNESS_PATH, MODERN_ADAPTER_URL } from '../paths.js';
 import { modernVersion, type Distribution } from '../python/distribution.js';
@@ -12,14 +17,26 @@ import { SnapshotCache } from '../python/snapshot-cache.js';
 import { MemoryWatchdog } from '../sandbox/memory-watchdog.js';
 import type { Config } from '../server/config.js';
 import { SessionChannel } from './channel.js';
+import { PreloadScheduler } from './preload-scheduler.js';
 
 /** Largest frame a session process may send besides file pages: cell outcomes, listings, the boot snapshot. */
 const BASE_FRAME_BYTES = 600 * 2 ** 20;
+/** How long a take counts toward the pool's size (see the module comment). */
+const DEMAND_WINDOW_MS = 60_000;
 
 export class WarmPool {
   private readonly pool: SessionChannel[] = [];
-  private refilling = false;
   private closing = false;
+  /** Channels started and not yet ready or failed (warm or taken). */
+  private booting = 0;
+  /** A warm session failed to boot: no refill until the next take (no hot retry loop). */
+  private refillHeld = false;
+  /** When sessions were taken, within DEMAND_WINDOW_MS. */
+  private takes: number[] = [];
+  private readonly cores = Math.max(1, availableParallelism());
+  private readonly preloads: PreloadScheduler | null;
+  /** Channels handed out (their preload goes first, even when they were taken before they were ready). */
+  private readonly held = new WeakSet<SessionChannel>();
   private readonly watchdog = new MemoryWatchdog();
   /** Memory snapshots (modern runtime with nothing preloaded), or null when not used. */
   private readonly snapshots: SnapshotCache | null;
@@ -30,7 +47,10 @@ export class WarmPool {
     private readonly config: Config,
     private readonly distribution: Distribution,
     private readonly log: (message: string) => void,
+    /** Sessions alive now (the pool never grows past --max-sessions with them). */
+    private readonly liveSessions: () => number = () => 0,
   ) {
+    this.preloads = config.preload.length > 0 ? new PreloadScheduler(Math.max(1, this.cores - 1), () => this.booting, log) : null;
     if (config.isolation === 'process' && !this.watchdog.supported) {
       log('--max-session-memory-mb is not enforced on this system (no /proc); engine limits still apply');
     }
@@ -48,10 +68,20 @@ export class WarmPool {
     this.refill();
   }
 
-  /** A ready warm channel, else the one closest to ready, else a new one; the pool refills in the background. */
+  /**
+   * A warm channel that has imported its preload, else a ready one, else the one closest to ready, else a new one;
+   * the pool refills in the background.
+   */
   take(): SessionChannel {
-    const readyIndex = this.pool.findIndex((channel) => channel.isReady);
-    const channel = (readyIndex >= 0 ? this.pool.splice(readyIndex, 1)[0] : this.pool.shift()) ?? this.start();
+    const preloaded = this.pool.findIndex((channel) => channel.isReady && this.preloads?.isDone(channel) !== false);
+    const ready = preloaded >= 0 ? preloaded : this.pool.findIndex((channel) => channel.isReady);
+    const channel = (ready >= 0 ? this.pool.splice(ready, 1)[0] : this.pool.shift()) ?? this.start();
+    // An agent holds it now: its preload goes before the warm sessions'.
+    this.held.add(channel);
+    this.preloads?.prioritize(channel);
+    const now = Date.now();
+    this.takes = [...this.takes.filter((at) => now - at < DEMAND_WINDOW_MS), now];
+    this.refillHeld = false;
     // After the reply that hands this one over: starting a session copies the snapshot (about 30 MB), which
     // measured 60-75 ms on the event loop and would otherwise delay the create_session reply.
     setTimeout(() => this.refill(), 0).unref();
@@ -63,36 +93,51 @@ export class WarmPool {
     return this.pool.filter((channel) => channel.isReady).length;
   }
 
+  /** Warm sessions ready to be taken that have imported the preload set too. */
+  get preloadedCount(): number {
+    return this.pool.filter((channel) => channel.isReady && this.preloads?.isDone(channel) !== false).length;
+  }
+
+  /** Resolves to {module: version} once the session has imported the preload set ({} when there is none). */
+  preloaded(channel: SessionChannel): Promise<Record<string, string>> {
+    return this.preloads ? this.preloads.whenDone(channel) : Promise.resolve({});
+  }
+
+  /** How many warm sessions to keep: --warm-sessions plus recent demand (one per core at most), within --max-sessions. */
+  private target(): number {
+    if (this.config.warmSessions === 0) return 0;
+    const now = Date.now();
+    const demand = this.takes.filter((at) => now - at < DEMAND_WINDOW_MS).length;
+    const wanted = this.config.warmSessions + Math.min(demand, this.cores);
+    return Math.max(0, Math.min(wanted, this.config.maxSessions - this.liveSessions()));
+  }
+
   async close(reason: PyodideMcpError): Promise<void> {
     this.closing = true;
+    this.preloads?.close();
     await Promise.all(this.pool.splice(0).map((channel) => channel.terminate(reason)));
   }
 
   /**
-   * Boots channels until the pool holds --warm-sessions, one at a time so that refilling never takes both cores
-   * from running sessions. A boot failure stops this round (no hot retry loop); the next take() starts another.
+   * Boots channels until the pool holds its target, up to one per core at a time (counting sessions booting for a
+   * create that found the pool empty). A boot failure holds refilling until the next take (no hot retry loop).
    */
   private refill(): void {
-    if (this.refilling || this.closing) return;
-    this.refilling = true;
-    void (async () => {
-      try {
-        while (!this.closing && this.pool.length < this.config.warmSessions) {
-          const channel = this.start();
-          this.pool.push(channel);
-          try {
-            await channel.ready;
-          } catch (error) {
-            this.pool.splice(this.pool.indexOf(channel), 1);
-            // At shutdown the pool's own sessions are stopped on purpose: not worth a line.
-            if (!this.closing) this.log(`warm pool: a session failed to boot: ${(error as Error).message}`);
-            return;
-          }
-        }
-      } finally {
-        this.refilling = false;
-      }
-    })();
+    while (!this.closing && !this.refillHeld && this.pool.length < this.target() && this.booting < this.cores) {
+      const channel = this.start();
+      this.pool.push(channel);
+      channel.ready.then(
+        () => this.refill(),
+        (error: Error) => {
+          const index = this.pool.indexOf(channel);
+          if (index < 0) return; // taken meanwhile: its create reports the failure
+          this.pool.splice(index, 1);
+          if (this.closing) return;
+          this.refillHeld = true;
+          this.log(`warm pool: a session failed to boot: ${error.message}`);
+        },
+      );
+    }
   }
 
   /** Starts a session channel with this server's settings. */
@@ -128,11 +173,17 @@ export class WarmPool {
         this.snapshots?.store(data);
       },
     });
+    this.booting++;
     channel.ready.then(
       () => {
+        this.booting--;
         if (makeSnapshot) this.makingSnapshot = false;
+        this.preloads?.add(channel, this.held.has(channel));
+        this.preloads?.pump();
       },
       (error: unknown) => {
+        this.booting--;
+        this.preloads?.pump();
         if (makeSnapshot) this.makingSnapshot = false;
         // A snapshot that a worker could not boot from is never used again (a worker stopped on purpose,
         // e.g. at shutdown, says nothing about the snapshot).

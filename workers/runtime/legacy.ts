@@ -286,6 +286,11 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
       return [...available];
     },
 
+    packageVersions(importNames: string[]): Record<string, string> {
+      const { versions = {}, import_name_to_package_name: byImport } = pyodide._module.packages;
+      return Object.fromEntries(importNames.map((name) => [name, versions[byImport[name] ?? name] ?? '']));
+    },
+
     // 0.17.1 has NATIVE interrupt support (pyodide.setInterruptBuffer, in its public API): the patched CPython eval
     // loop periodically calls into JS, which reads buffer[0], resets it to 0, and on 2 raises KeyboardInterrupt
     // like SIGINT would. The `pyodide-interrupts` package is the older sys.settrace-based mechanism; not needed.

@@ -64,6 +64,10 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
       return Object.fromEntries(Object.keys(pyodide.loadedPackages).map((name) => [name, lock.packages[name]?.version ?? '']));
     },
     availablePackages,
+    packageVersions(importNames) {
+      const entries = Object.values(lock.packages);
+      return Object.fromEntries(importNames.map((name) => [name, entries.find((pkg) => pkg.imports.includes(name))?.version ?? '']));
+    },
     makeSnapshot: options.makeSnapshot ? () => pyodide.makeMemorySnapshot() : undefined,
     setInterruptBuffer(buffer) {
       pyodide.setInterruptBuffer(buffer);

@@ -71,6 +71,11 @@ export interface PythonRuntime {
   /** Names of packages this distribution can load offline. */
   availablePackages(): string[];
   /**
+   * Versions of these import names from the distribution's metadata ('' when it has none), without loading
+   * anything: what a session reports before its preload is imported.
+   */
+  packageVersions(importNames: string[]): Record<string, string>;
+  /**
    * Installs a SharedArrayBuffer-backed Int32Array as the interrupt buffer: the host writes 2 (SIGINT)
    * into slot 0 to raise KeyboardInterrupt in running Python. Returns false if the distribution cannot.
    */

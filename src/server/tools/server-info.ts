@@ -23,6 +23,7 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
         available_packages: countField('Packages loadable offline'),
         sessions: countField('Live sessions'),
         warm_sessions: countField('Pre-booted sessions ready to be handed out'),
+        warm_preloaded: countField('Of those, sessions that have imported the preload set too'),
         limits: z.object({
           timeout_seconds: z.number(),
           max_timeout_seconds: z.number(),
@@ -50,6 +51,7 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
         available_packages: facts.available.length,
         sessions: sessions.size,
         warm_sessions: sessions.warmReady,
+        warm_preloaded: sessions.warmPreloaded,
         limits: {
           timeout_seconds: config.defaultTimeoutMs / 1000,
           max_timeout_seconds: config.maxTimeoutMs / 1000,

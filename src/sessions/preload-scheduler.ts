@@ -1,0 +1,112 @@
+/**
+ * When each session imports its preload set (numpy, pandas, …). Sessions are handed out as soon as their interpreter
+ * is up; the preload then runs in the background inside the session (workers/preloader.ts), started from here.
+ *
+ * Why a scheduler: on the 2-core machine this was built on, a scientific preload is 10–12 s of CPU per session. Run
+ * as soon as each session is up, five sessions' preloads starved the next sessions' boots and the pool ran dry.
+ * So a preload starts only while no session is booting, and at most `slots` run at once (cores − 1, at least 1: a
+ * core stays free for the cells agents are waiting on). Sessions an agent holds go before warm ones.
+ */
+import type { SessionChannel } from './channel.js';
+
+interface Entry {
+  readonly channel: SessionChannel;
+  state: 'waiting' | 'running' | 'done' | 'failed';
+  readonly done: Promise<Record<string, string>>;
+  resolve: (versions: Record<string, string>) => void;
+  reject: (error: Error) => void;
+}
+
+export class PreloadScheduler {
+  private readonly entries = new Map<SessionChannel, Entry>();
+  /** Waiting entries, first to start first. */
+  private readonly queue: Entry[] = [];
+  private running = 0;
+  private closed = false;
+
+  /**
+   * @param slots preloads that may run at once (at least 1)
+   * @param booting how many sessions are booting now; preloads wait while any is
+   * @param log the server's log
+   */
+  constructor(
+    private readonly slots: number,
+    private readonly booting: () => number,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Queues a ready session's preload (`urgent`: an agent holds it, so it goes first). Idempotent. */
+  add(channel: SessionChannel, urgent = false): void {
+    if (this.entries.has(channel) || this.closed) return;
+    let resolve!: Entry['resolve'];
+    let reject!: Entry['reject'];
+    const done = new Promise<Record<string, string>>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    done.catch(() => {}); // failures are logged; a waiter that cares gets its own rejection
+    const entry: Entry = { channel, state: 'waiting', done, resolve, reject };
+    this.entries.set(channel, entry);
+    if (urgent) this.queue.unshift(entry);
+    else this.queue.push(entry);
+    channel.onDeath((reason) => {
+      this.entries.delete(channel);
+      const index = this.queue.indexOf(entry);
+      if (index >= 0) this.queue.splice(index, 1);
+      if (entry.state === 'waiting' || entry.state === 'running') entry.reject(reason);
+    });
+    this.pump();
+  }
+
+  /** Moves a waiting session to the front (an agent took it from the warm pool). */
+  prioritize(channel: SessionChannel): void {
+    const entry = this.entries.get(channel);
+    const index = entry ? this.queue.indexOf(entry) : -1;
+    if (index > 0) this.queue.unshift(...this.queue.splice(index, 1));
+  }
+
+  /** True once the session has imported its preload set. */
+  isDone(channel: SessionChannel): boolean {
+    return this.entries.get(channel)?.state === 'done';
+  }
+
+  /** Resolves to {module: version} once the session has imported its preload set; rejects if it could not. */
+  whenDone(channel: SessionChannel): Promise<Record<string, string>> {
+    return this.entries.get(channel)?.done ?? Promise.reject(new Error('this session has no preload scheduled'));
+  }
+
+  /** Starts what may start now; call whenever a boot ends. */
+  pump(): void {
+    while (!this.closed && this.running < this.slots && this.queue.length > 0 && this.booting() === 0) {
+      const entry = this.queue.shift()!;
+      entry.state = 'running';
+      this.running++;
+      const started = performance.now();
+      void entry.channel
+        .request({ type: 'preload' })
+        .then(
+          (versions) => {
+            entry.state = 'done';
+            this.log(`preload imported in ${Math.round(performance.now() - started)} ms`);
+            entry.resolve(versions);
+          },
+          (error: Error) => {
+            entry.state = 'failed';
+            // The session stays usable: what is missing is imported on first use, like any offline package.
+            if (!entry.channel.deadReason) this.log(`preload failed (imported on first use instead): ${error.message}`);
+            entry.reject(error);
+          },
+        )
+        .finally(() => {
+          this.running--;
+          this.pump();
+        });
+    }
+  }
+
+  /** Starts nothing more (shutdown). */
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+  }
+}
