@@ -135,6 +135,9 @@ export class SessionManager {
     return this.enqueue(id, async (session): Promise<Execution> => {
       const started = performance.now();
       try {
+        // The preload set is imported in the background (PreloadScheduler). A cell that may import waits for it
+        // first, outside its time limit: importing the stack (10-12 s of CPU here) is not the cell's time.
+        if (!('code' in source) || /\bimport\b|__import__/.test(source.code)) await this.untilPreloaded(session, signal);
         const ran = await session.channel.execute({ source, limits: this.config.limits, timeoutMs, signal });
         // Security: the harness's own caps run in the user's realm; the host applies them again.
         const outcome = capOutcome(ran.outcome, this.config.limits);
@@ -155,6 +158,19 @@ export class SessionManager {
         };
       }
     });
+  }
+
+  /** Waits until the session has imported its preload set (or failed to, or `signal` aborts). */
+  private async untilPreloaded(session: Session, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return;
+    let onAbort = () => {};
+    const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await Promise.race([this.pool.preloaded(session.channel).catch(() => {}), aborted]);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Writes a file into a session's workspace, queued behind running code. */

@@ -12,6 +12,8 @@ import type { SessionChannel } from './channel.js';
 interface Entry {
   readonly channel: SessionChannel;
   state: 'waiting' | 'running' | 'done' | 'failed';
+  /** An agent holds the session: its preload does not wait for boots to end. */
+  urgent: boolean;
   readonly done: Promise<Record<string, string>>;
   resolve: (versions: Record<string, string>) => void;
   reject: (error: Error) => void;
@@ -45,7 +47,7 @@ export class PreloadScheduler {
       reject = rej;
     });
     done.catch(() => {}); // failures are logged; a waiter that cares gets its own rejection
-    const entry: Entry = { channel, state: 'waiting', done, resolve, reject };
+    const entry: Entry = { channel, state: 'waiting', urgent, done, resolve, reject };
     this.entries.set(channel, entry);
     if (urgent) this.queue.unshift(entry);
     else this.queue.push(entry);
@@ -61,8 +63,11 @@ export class PreloadScheduler {
   /** Moves a waiting session to the front (an agent took it from the warm pool). */
   prioritize(channel: SessionChannel): void {
     const entry = this.entries.get(channel);
-    const index = entry ? this.queue.indexOf(entry) : -1;
+    if (!entry) return;
+    entry.urgent = true;
+    const index = this.queue.indexOf(entry);
     if (index > 0) this.queue.unshift(...this.queue.splice(index, 1));
+    this.pump();
   }
 
   /** True once the session has imported its preload set. */
@@ -77,7 +82,8 @@ export class PreloadScheduler {
 
   /** Starts what may start now; call whenever a boot ends. */
   pump(): void {
-    while (!this.closed && this.running < this.slots && this.queue.length > 0 && this.booting() === 0) {
+    // A held session's preload starts even while others boot: an agent may be waiting on it (SessionManager.execute).
+    while (!this.closed && this.running < this.slots && this.queue.length > 0 && (this.booting() === 0 || this.queue[0]!.urgent)) {
       const entry = this.queue.shift()!;
       entry.state = 'running';
       this.running++;

@@ -259,7 +259,8 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
       // 0.17 reports failures through the error callback instead of rejecting; collect them and throw.
       await pyodide.loadPackage(
         names,
-        (message) => log(`legacy runtime: ${message}`),
+        // Progress ("Loading numpy from …", one line per package) is not logged: failures come through onError.
+        () => {},
         (message) => {
           errors.push(String(message));
           log(`legacy runtime: ${message}`);

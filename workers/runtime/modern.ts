@@ -49,7 +49,8 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     },
     async loadPackages(names) {
       if (names.length === 0) return;
-      await pyodide.loadPackage(names, { messageCallback: options.log, errorCallback: options.log, checkIntegrity: true });
+      // Progress messages (one per package) are not logged; failures are.
+      await pyodide.loadPackage(names, { messageCallback: () => {}, errorCallback: options.log, checkIntegrity: true });
     },
     packagesForImports(importNames) {
       const wanted = Object.entries(lock.packages)
