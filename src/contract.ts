@@ -223,6 +223,8 @@ export const workerInitSchema = z.object({
   distDir: z.string(),
   /** Directory of local wheels (modern runtime), or null. */
   wheelsDir: z.string().nullable(),
+  /** Wheels in wheelsDir that the server verified against the lock: the only ones the session may load. */
+  wheelFiles: z.array(z.string()),
   /** Packages loaded and imported before the worker reports ready. */
   preload: z.array(z.string()),
   /** Absolute path of workers/harness.py. */
