@@ -85,7 +85,7 @@ export class SnapshotCache {
   private usableDir(create: boolean): boolean {
     if (this.dirRefused) return false;
     // Security: another user who can write here could plant a snapshot (code run in every session).
-    const problem = privateDirProblem(this.dir, create);
+    const problem = privateDirProblem(this.dir, create, `the snapshot directory ${this.dir}`);
     if (problem === null) return true;
     if (problem === 'missing') return false;
     this.dirRefused = true;

@@ -36,12 +36,13 @@ export function untrustedReason(info: Stats, what: string): string | null {
 /**
  * Why `dir` cannot hold cached code (not a directory, another user's, writable by others), or null when it can.
  * With `create`, missing directories are made first, mode 0700. A missing directory without `create` is 'missing'.
+ * `what` names the directory in the reason.
  */
-export function privateDirProblem(dir: string, create: boolean): string | null {
+export function privateDirProblem(dir: string, create: boolean, what = dir): string | null {
   try {
     if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
     const info = statSync(dir);
-    return info.isDirectory() ? untrustedReason(info, dir) : `${dir} is not a directory`;
+    return info.isDirectory() ? untrustedReason(info, what) : `${dir} is not a directory`;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     return `cannot use ${dir}: ${(error as Error).message}`;

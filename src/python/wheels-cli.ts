@@ -185,7 +185,7 @@ async function probe(from: string, fileName: string, timeoutMs: number): Promise
 async function writeManifest(dest: string, manifest: WheelManifest, privateDest: boolean): Promise<void> {
   if (privateDest) {
     // Security: whoever can write the cache runs code in every session (src/python/user-cache.ts).
-    const problem = privateDirProblem(dest, true);
+    const problem = privateDirProblem(dest, true, dest);
     if (problem) throw new Failure(`cannot use the wheel cache: ${problem}. Make it yours and chmod 700, or pass --dest.`);
   } else {
     await mkdir(dest, { recursive: true });
