@@ -2,7 +2,7 @@
  * Which Pyodide distributions are installed, which wheels are present, and which distribution serves
  * the configured preload set, with the reason. The only host-side module that knows both exist.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { RuntimeKind } from '../contract.js';
@@ -196,7 +196,8 @@ export interface DistributionFacts {
 export function distributionFacts(distribution: Distribution, preload: string[]): DistributionFacts {
   if (distribution.kind === 'modern') {
     const lock = readModernLock();
-    const present = new Set(distribution.wheelsDir && existsSync(distribution.wheelsDir) ? readdirSync(distribution.wheelsDir) : []);
+    // Only the wheels verified when the distribution was chosen: the ones sessions may load.
+    const present = new Set(distribution.wheelFiles);
     return {
       python: lock.info.python,
       pyodide: modernVersion(),

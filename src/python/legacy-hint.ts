@@ -45,7 +45,7 @@ export function legacyHint(error: CellError, source: string, facts: LegacyFacts)
   const why = versionGap(error, source);
   if (why === null) return null;
   const libraries = Object.entries(facts.packages)
-    .filter(([, version]) => version)
+    .filter(([, version]) => version && version !== 'unknown')
     .map(([name, version]) => `${name} ${version}`)
     .join(', ');
   return (

@@ -75,7 +75,7 @@ export async function runWithProgress(
   progress?.unref();
   try {
     const execution = await deps.sessions.execute(sessionId, source, timeoutMs, extra.signal);
-    await explainLegacyError(deps, execution, 'code' in source ? source.code : '');
+    explainLegacyError(deps, execution, 'code' in source ? source.code : '');
     const images = execution.terminated ? [] : await readImages(deps, sessionId, execution);
     return executionReply(sessionId, execution, timeoutMs, images, {
       maxReplyBytes: deps.config.maxReplyBytes,
@@ -91,11 +91,10 @@ export async function runWithProgress(
  * On the legacy runtime, an error that looks like code for newer Python or newer libraries gets one more line in its
  * message: which versions run and how to get the modern runtime (src/python/legacy-hint.ts).
  */
-async function explainLegacyError(deps: ToolDeps, execution: Execution, source: string): Promise<void> {
+function explainLegacyError(deps: ToolDeps, execution: Execution, source: string): void {
   const error = execution.outcome.error;
   if (deps.sessions.distribution.kind !== 'legacy' || !error || execution.terminated) return;
-  const facts = await deps.sessions.runtimeInfo();
-  const hint = facts && legacyHint(error, source, facts);
+  const hint = legacyHint(error, source, deps.sessions.facts);
   if (hint) execution.outcome = { ...execution.outcome, error: { ...error, message: `${error.message}\n${hint}` } };
 }
 
