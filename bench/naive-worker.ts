@@ -9,7 +9,7 @@ import { bootRuntime } from '../workers/runtime/index.js';
 
 const { preload } = workerData as { preload: string[] };
 try {
-  const distribution = chooseDistribution('auto', preload, PACKAGE_WHEELS_DIR);
+  const distribution = chooseDistribution('auto', preload, [{ path: PACKAGE_WHEELS_DIR, private: false }]);
   const runtime = await bootRuntime(distribution.kind, { distDir: distribution.distDir, wheelsDir: distribution.wheelsDir, log: () => {} });
   await runtime.loadPackages(preload);
   runtime.runPython(preload.map((name) => `import ${name}`).join('\n') + '\n1 + 1');

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
- * The `pyodide-mcp` command: parses flags, picks the distribution, serves MCP over stdio.
+ * The `pyodide-mcp` command: parses flags, picks the distribution, serves MCP over stdio; `pyodide-mcp fetch-wheels`
+ * fills the wheel cache instead (src/python/wheels-cli.ts).
  * The only module that reads process.argv / process.env. stdout carries protocol messages only.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { helpText, parseConfig } from './server/config.js';
 import { chooseDistribution } from './python/distribution.js';
-import { PACKAGE_ROOT, PACKAGE_WHEELS_DIR } from './paths.js';
+import { fetchWheelsCommand } from './python/wheels-cli.js';
+import { PACKAGE_ROOT } from './paths.js';
 import { createServer } from './server/server.js';
 import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
 
@@ -15,6 +17,8 @@ const log = (message: string) => process.stderr.write(`[pyodide-mcp] ${message}\
 const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 async function main(): Promise<number | undefined> {
+  // `pyodide-mcp fetch-wheels`: not an MCP session, so its lines may use stderr freely and it exits when done.
+  if (process.argv[2] === 'fetch-wheels') return fetchWheelsCommand(process.argv.slice(3), process.env);
   let action;
   try {
     action = parseConfig(process.argv.slice(2), process.env);
@@ -34,7 +38,7 @@ async function main(): Promise<number | undefined> {
   const { config } = action;
   let distribution;
   try {
-    distribution = chooseDistribution(config.runtime, config.preload, config.wheelsDir ?? PACKAGE_WHEELS_DIR);
+    distribution = chooseDistribution(config.runtime, config.preload, config.wheelDirs);
   } catch (error) {
     log((error as Error).message);
     return 2;

@@ -233,6 +233,8 @@ export const workerInitSchema = z.object({
   distDir: z.string(),
   /** Directory of local wheels (modern runtime), or null. */
   wheelsDir: z.string().nullable(),
+  /** Wheels in wheelsDir that the server verified against the lock: the only ones the session may load. */
+  wheelFiles: z.array(z.string()),
   /** Packages imported in the background after the worker reports ready, when the server sends `preload`. */
   preload: z.array(z.string()),
   /** Absolute path of workers/harness.py. */

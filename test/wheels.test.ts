@@ -1,19 +1,25 @@
-/** wheels/ store: manifest from the real lock, verified copying from directory and http mirrors, and the CLI. */
+/**
+ * Wheel stores: manifest from the real lock, verified copying from directory and http mirrors, `fetch-wheels` against
+ * a loopback CDN (default URL, offline), the per-user cache and the postinstall step. No network: loopback only.
+ */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { readModernLock } from '../src/python/distribution.js';
+import { modernVersion, readModernLock } from '../src/python/distribution.js';
+import { userWheelsDir } from '../src/python/user-cache.js';
+import { checkWheelDir } from '../src/python/wheel-check.js';
+import { defaultSource } from '../src/python/wheels-cli.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { buildManifest, DEFAULT_PRELOAD, fetchWheels, verifyFile, type WheelEntry } from '../src/python/wheels.js';
 
-const WHEELS_CLI = join(fileURLToPath(import.meta.url), '..', '..', 'src', 'python', 'wheels-cli.js');
+const CLI = join(fileURLToPath(import.meta.url), '..', '..', 'src', 'cli.js');
 const tmpRoot = mkdtempSync(join(tmpdir(), 'pyodide-mcp-wheels-'));
 after(() => rmSync(tmpRoot, { recursive: true, force: true }));
 let dirCount = 0;
@@ -151,10 +157,71 @@ test('fetchWheels from an http mirror on loopback', async (t) => {
   assert.equal(readdirSync(dest).length, 2);
 });
 
-describe('wheels-cli as a child process (real lock)', () => {
-  const run = (args: string[]) => spawnSync(process.execPath, [WHEELS_CLI, ...args], { encoding: 'utf8' });
+/** A loopback server that records each request and answers with `answer` (default: 404). */
+async function loopback(t: { after: (fn: () => void) => void }, answer?: (req: IncomingMessage, res: ServerResponse) => void) {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    if (answer) answer(req, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { requests, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
 
-  test('an empty mirror exits 1, names the missing files and keeps only the manifest', () => {
+describe('pyodide-mcp fetch-wheels as a child process (real lock)', () => {
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [CLI, 'fetch-wheels', ...args], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: freshDir('home'), ...env },
+    });
+  const version = modernVersion();
+
+  test('without --from it fetches from the Pyodide CDN path of the pinned version into the per-user cache', async (t) => {
+    // Serves wrong bytes: the real wheels are not reachable here, so every file fails its sha256 check.
+    const cdn = await loopback(t, (_req, res) => res.end('not the real wheel'));
+    const cache = freshDir('xdg');
+    const r = await runAsync(['--preload', 'six'], { PYODIDE_MCP_CDN_URL: `${cdn.url}pyodide/`, XDG_CACHE_HOME: cache });
+    assert.equal(r.status, 1, r.stderr);
+    const six = readModernLock().packages.six!;
+    assert.deepEqual(cdn.requests, [`HEAD /pyodide/v${version}/full/${six.file_name}`, `GET /pyodide/v${version}/full/${six.file_name}`]);
+    assert.match(r.stderr, /sha256 mismatch/);
+    assert.equal(defaultSource({}), `https://cdn.jsdelivr.net/pyodide/v${version}/full/`);
+    const dir = userWheelsDir({ XDG_CACHE_HOME: cache }, version);
+    assert.deepEqual(readdirSync(dir), ['manifest.json'], 'nothing unverified kept');
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+  });
+
+  test('offline it fails fast with one clear line and a non-zero exit, creating nothing', async (t) => {
+    const cache = freshDir('xdg');
+    // A closed port (connection refused), then a server that accepts and never answers (a black hole).
+    const closed = await closedPortUrl();
+    const hole = createServer(() => {});
+    await new Promise<void>((resolve) => hole.listen(0, '127.0.0.1', resolve));
+    t.after(() => {
+      hole.closeAllConnections();
+      hole.close();
+    });
+    for (const [base, extra] of [
+      [closed, []],
+      [`http://127.0.0.1:${(hole.address() as AddressInfo).port}/`, ['--connect-timeout', '1']],
+    ] as const) {
+      const started = Date.now();
+      const r = await runAsync([...extra], { PYODIDE_MCP_CDN_URL: base, XDG_CACHE_HOME: cache });
+      assert.equal(r.status, 1, r.stderr);
+      assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+      const lines = r.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, r.stderr);
+      assert.match(lines[0]!, /^fetch-wheels: cannot reach 127\.0\.0\.1:\d+: .*nothing changed.*npx pyodide-mcp fetch-wheels/);
+      assert.deepEqual(readdirSync(cache), [], 'the cache is not even created');
+    }
+  });
+
+  test('an empty mirror directory exits 1, names the missing files and keeps only the manifest', () => {
     const dest = freshDir('dest');
     const r = run(['--from', freshDir('mirror'), '--dest', dest, '--preload', 'pandas']);
     assert.equal(r.status, 1, r.stderr);
@@ -164,19 +231,106 @@ describe('wheels-cli as a child process (real lock)', () => {
     assert.deepEqual(JSON.parse(readFileSync(join(dest, 'manifest.json'), 'utf8')), expected);
   });
 
-  test('--from is required and the error explains why, writing nothing', () => {
-    const dest = join(tmpRoot, 'never-created');
-    const r = run(['--dest', dest]);
-    assert.equal(r.status, 1);
-    assert.match(r.stderr, /--from is required/);
-    assert.match(r.stderr, /no default download source/);
-    assert.equal(existsSync(dest), false);
-  });
-
   test('--write-manifest-only writes the manifest for the default preload set and exits 0', () => {
     const dest = freshDir('dest');
     const r = run(['--write-manifest-only', '--dest', dest]);
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(readFileSync(join(dest, 'manifest.json'), 'utf8')), buildManifest(readModernLock(), DEFAULT_PRELOAD));
   });
+
+  test('refuses a cache directory that others may write, changing nothing', () => {
+    const cache = freshDir('xdg');
+    const dir = userWheelsDir({ XDG_CACHE_HOME: cache }, version);
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o777);
+    const r = run(['--from', freshDir('mirror')], { XDG_CACHE_HOME: cache });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /writable by group or others/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
 });
+
+describe('the per-user wheel cache', () => {
+  test('two installs share one download; a tampered cached file is detected and replaced', async (t) => {
+    const { mirror, manifest } = syntheticMirror(['alpha', 'beta']);
+    const served = await loopback(t, (req, res) => {
+      const path = join(mirror, decodeURIComponent(new URL(req.url!, 'http://x').pathname.slice(1)));
+      if (existsSync(path)) res.end(readFileSync(path));
+      else res.writeHead(404).end();
+    });
+    // Every install of this Pyodide version resolves the same cache directory from the environment.
+    const env = { XDG_CACHE_HOME: freshDir('xdg') };
+    const destDir = userWheelsDir(env, modernVersion());
+    const gets = () => served.requests.filter((r) => r.startsWith('GET')).length;
+
+    assert.deepEqual(await fetchWheels({ from: served.url, manifest, destDir }), { fetched: 2, skipped: 0, failed: [] });
+    assert.deepEqual(await fetchWheels({ from: served.url, manifest, destDir }), { fetched: 0, skipped: 2, failed: [] });
+    assert.equal(gets(), 2, 'the second install downloads nothing');
+
+    const [alpha] = manifest.wheels as [WheelEntry];
+    writeFileSync(join(destDir, alpha.file_name), 'planted');
+    const lock = {
+      info: { python: '3' },
+      packages: Object.fromEntries(manifest.wheels.map((w) => [w.name, { ...w, depends: [], imports: [] }])),
+    };
+    const check = checkWheelDir({ path: destDir, private: true }, lock);
+    assert.ok(!check.verified.has(alpha.file_name), 'the tampered file is never offered to sessions');
+    assert.match(check.refused.join('\n'), /does not match its sha256/);
+    const lines: string[] = [];
+    assert.deepEqual(await fetchWheels({ from: served.url, manifest, destDir, log: (l) => lines.push(l) }), {
+      fetched: 1,
+      skipped: 1,
+      failed: [],
+    });
+    assert.equal(gets(), 3);
+    assert.ok(await verifyFile(join(destDir, alpha.file_name), alpha.sha256));
+    assert.ok(lines.some((l) => l.includes('does not match')));
+    assert.equal(checkWheelDir({ path: destDir, private: true }, lock).verified.size, 2);
+  });
+});
+
+describe('postinstall', () => {
+  const POSTINSTALL = join(PACKAGE_ROOT, 'scripts', 'postinstall.mjs');
+  const run = (env: Record<string, string>) => runAsync([], { HOME: freshDir('home'), ...env }, [POSTINSTALL]);
+
+  test('offline: the install succeeds within seconds with one line, and the cache is untouched', async () => {
+    const cache = freshDir('xdg');
+    const started = Date.now();
+    const r = await run({ PYODIDE_MCP_CDN_URL: await closedPortUrl(), XDG_CACHE_HOME: cache });
+    assert.equal(r.status, 0);
+    assert.ok(Date.now() - started < 5000);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^pyodide-mcp: cannot reach .*npx pyodide-mcp fetch-wheels/);
+    assert.deepEqual(readdirSync(cache), []);
+  });
+
+  test('PYODIDE_MCP_SKIP_DOWNLOAD=1: no request at all, one line', async (t) => {
+    const cdn = await loopback(t);
+    const r = await run({ PYODIDE_MCP_CDN_URL: cdn.url, XDG_CACHE_HOME: freshDir('xdg'), PYODIDE_MCP_SKIP_DOWNLOAD: '1' });
+    assert.equal(r.status, 0);
+    assert.deepEqual(cdn.requests, []);
+    assert.match(r.stderr, /^pyodide-mcp: PYODIDE_MCP_SKIP_DOWNLOAD is set: no download[^\n]*\n$/);
+  });
+});
+
+/** A loopback URL nothing listens on (connection refused), as offline looks to a client with a route. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/`;
+}
+
+/** Runs the CLI (or `script`) without blocking this process's event loop, which serves the loopback mirror. */
+function runAsync(args: string[], env: Record<string, string>, script: string[] = [CLI, 'fetch-wheels']) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [...script, ...args], { env: { PATH: process.env.PATH ?? '', HOME: freshDir('home'), ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}

@@ -417,6 +417,14 @@ def _interrupted(when):
     return {"type": "KeyboardInterrupt", "message": when, "traceback": "KeyboardInterrupt: %s\n" % (when,)}
 
 
+def _quiet_package_syntax_warnings():
+    """SyntaxWarnings that CPython raises while compiling a package's own files on import (`import scipy` on
+    Python 3.8 printed three `"is" with a literal`) say nothing about the user's code, so they are not shown. A
+    compiler warning's module is its file name without .py; packages and the standard library live under
+    /lib/python3.x/, the user's cells and files (/workspace) keep their warnings."""
+    warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"/lib/python3")
+
+
 def _cap_recursion_limit():
     """sys.setrecursionlimit accepts at most _MAX_RECURSION_LIMIT (higher values are lowered, with a warning)."""
     original = sys.setrecursionlimit
@@ -607,5 +615,6 @@ def entry(request_json):
         return json.dumps(install_wheel(request["filename"], base64.b64decode(request["data"])))
     if op == "configure":
         _session.figure_formats = list(request["figure_formats"])
+        _quiet_package_syntax_warnings()
         return json.dumps(errnos())
     raise ValueError("unknown harness op: %r" % (op,))

@@ -72,6 +72,7 @@ async function boot(): Promise<Booted> {
   const runtime = await bootRuntime(init.runtime, {
     distDir: init.distDir,
     wheelsDir: init.wheelsDir,
+    wheelFiles: init.wheelFiles,
     log,
     snapshot: init.snapshot,
     makeSnapshot: init.makeSnapshot,

@@ -2,14 +2,13 @@
  * Which Pyodide distributions are installed, which wheels are present, and which distribution serves
  * the configured preload set, with the reason. The only host-side module that knows both exist.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { RuntimeKind } from '../contract.js';
+import { checkWheelDir, type WheelDir, type WheelDirCheck } from './wheel-check.js';
 
 const require = createRequire(import.meta.url);
-
-/** Root of this package (where package.json and wheels/ live), from dist/src/. */
 
 /** A package entry of pyodide-lock.json, reduced to what we read. */
 export interface LockPackage {
@@ -31,6 +30,8 @@ export interface Distribution {
   kind: RuntimeKind;
   distDir: string;
   wheelsDir: string | null;
+  /** Wheels in `wheelsDir` verified against the lock: the only ones sessions may load. */
+  wheelFiles: string[];
   /** Human-readable reason this distribution was picked. */
   reason: string;
 }
@@ -91,38 +92,63 @@ export function legacyPackages(): Set<string> {
   return new Set([...Object.keys(spec.dependencies), ...Object.keys(spec.import_name_to_package_name)]);
 }
 
+/** The command that fills the per-user wheel cache; named in every message that tells a user how to get modern. */
+export const FETCH_COMMAND = 'npx pyodide-mcp fetch-wheels';
+
 /**
- * Picks the distribution: the modern runtime when its wheels cover `preload` (or nothing is preloaded),
- * otherwise the legacy offline scientific distribution. `requested` forces one; an impossible request
- * throws a TypeError that says what is missing and how to fix it.
+ * Picks the distribution: the modern runtime when one of `dirs` (in order) holds every wheel `preload` needs, each
+ * matching the lock's sha256 (or nothing is preloaded), otherwise the legacy offline scientific distribution.
+ * `requested` forces one; an impossible request throws a TypeError that says what is missing and how to fix it.
+ * `lock` is the pinned pyodide-lock.json unless a test passes its own.
  */
-export function chooseDistribution(requested: 'auto' | RuntimeKind, preload: string[], wheelsDir: string): Distribution {
-  const lock = readModernLock();
-  const missing = missingWheels(lock, preload, wheelsDir);
-  const modern: Distribution = {
+export function chooseDistribution(
+  requested: 'auto' | RuntimeKind,
+  preload: string[],
+  dirs: WheelDir[],
+  lock: Lockfile = readModernLock(),
+): Distribution {
+  const needed = wheelClosure(lock, preload);
+  // The first directory that covers the preload set; with nothing to preload, the one offering the most packages.
+  const checks: WheelDirCheck[] = [];
+  let chosen: WheelDirCheck | undefined;
+  for (const dir of dirs) {
+    const check = checkWheelDir(dir, lock);
+    checks.push(check);
+    if (preload.length > 0 && needed.every((pkg) => check.verified.has(pkg.file_name))) {
+      chosen = check;
+      break;
+    }
+  }
+  if (preload.length === 0)
+    chosen = checks.reduce<WheelDirCheck | undefined>((a, b) => (a && a.verified.size >= b.verified.size ? a : b), undefined);
+  const refused = checks.flatMap((check) => check.refused);
+  const where = dirs.map((dir) => dir.path).join(' or ');
+  const missingCount = Math.min(...checks.map((check) => needed.filter((pkg) => !check.verified.has(pkg.file_name)).length), needed.length);
+  const refusedNote = refused.length > 0 ? `; refused: ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? '; …' : ''}` : '';
+
+  const modern = (reason: string): Distribution => ({
     kind: 'modern',
     distDir: modernDistDir(),
-    wheelsDir,
-    reason:
-      preload.length === 0
-        ? 'nothing to preload, so the newest runtime is used'
-        : `every wheel needed for ${preload.join(', ')} is present in ${wheelsDir}`,
-  };
+    wheelsDir: chosen && chosen.verified.size > 0 ? chosen.dir.path : null,
+    wheelFiles: chosen ? [...chosen.verified].sort() : [],
+    reason,
+  });
   const shipped = legacyPackages();
   const legacyReady = preload.every((name) => shipped.has(name));
-  const legacy = (reason: string): Distribution => ({ kind: 'legacy', distDir: legacyDistDir(), wheelsDir: null, reason });
+  const legacy = (reason: string): Distribution => ({ kind: 'legacy', distDir: legacyDistDir(), wheelsDir: null, wheelFiles: [], reason });
+  const modernReady = preload.length === 0 || chosen !== undefined;
 
   if (requested === 'modern') {
-    if (missing.length > 0) {
+    if (!modernReady) {
+      const missing = needed.filter((pkg) => !checks.some((check) => check.verified.has(pkg.file_name)));
       throw new TypeError(
-        `--runtime modern needs ${missing.length} wheel(s) missing from ${wheelsDir} (${missing
+        `--runtime modern needs ${missingCount} verified wheel(s) not found in ${where} (${missing
           .map((p) => p.file_name)
           .slice(0, 5)
-          .join(', ')}${missing.length > 5 ? ', …' : ''}). ` +
-          'Run `npm run wheels:fetch -- --from <mirror>` or use --preload none / --runtime auto.',
+          .join(', ')}${missing.length > 5 ? ', …' : ''})${refusedNote}. Run \`${FETCH_COMMAND}\` or use --preload none / --runtime auto.`,
       );
     }
-    return { ...modern, reason: 'requested with --runtime modern' };
+    return modern('requested with --runtime modern');
   }
   if (requested === 'legacy') {
     if (!legacyReady)
@@ -131,14 +157,22 @@ export function chooseDistribution(requested: 'auto' | RuntimeKind, preload: str
       );
     return legacy('requested with --runtime legacy');
   }
-  if (missing.length === 0) return modern;
+  if (modernReady) {
+    return modern(
+      preload.length === 0
+        ? 'nothing to preload, so the newest runtime is used'
+        : `every wheel needed for ${preload.join(', ')} is in ${chosen!.dir.path}, verified against pyodide-lock.json`,
+    );
+  }
   if (legacyReady) {
     return legacy(
-      `${missing.length} modern wheel(s) needed for ${preload.join(', ')} are not in ${wheelsDir}; the bundled offline scientific distribution (Pyodide 0.17.1) ships them all`,
+      `${missingCount} modern wheel(s) needed for ${preload.join(', ')} are not in ${where}${refusedNote}; ` +
+        `the bundled offline scientific distribution (Pyodide 0.17.1, Python 3.8) ships them all. ` +
+        `For Python ${lock.info.python}: run \`${FETCH_COMMAND}\` once (downloads them from the Pyodide CDN) and restart the server`,
     );
   }
   throw new TypeError(
-    `No installed distribution can preload ${preload.join(', ')}: fetch the wheels with \`npm run wheels:fetch\` or change --preload.`,
+    `No installed distribution can preload ${preload.join(', ')}: run \`${FETCH_COMMAND} --preload ${preload.join(',')}\` or change --preload.`,
   );
 }
 
@@ -162,7 +196,8 @@ export interface DistributionFacts {
 export function distributionFacts(distribution: Distribution, preload: string[]): DistributionFacts {
   if (distribution.kind === 'modern') {
     const lock = readModernLock();
-    const present = new Set(distribution.wheelsDir && existsSync(distribution.wheelsDir) ? readdirSync(distribution.wheelsDir) : []);
+    // Only the wheels verified when the distribution was chosen: the ones sessions may load.
+    const present = new Set(distribution.wheelFiles);
     return {
       python: lock.info.python,
       pyodide: modernVersion(),

@@ -10,32 +10,12 @@
  * a snapshot or checksum file that another user owns or could write is deleted and rebuilt.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  type Stats,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { privateDirProblem, untrustedReason } from './user-cache.js';
 
 /** Bump when what the worker puts into a snapshot changes. */
 const RECIPE = 1;
-
-/** Why a file or directory cannot be trusted (another user owns it, or group/others may write it), or null. */
-function untrustedReason(info: Stats, what: string): string | null {
-  if (process.platform === 'win32') return null; // no POSIX owner and mode bits to check
-  const uid = process.getuid?.();
-  if (uid !== undefined && info.uid !== uid) return `${what} is owned by uid ${info.uid}, not by this user (uid ${uid})`;
-  if ((info.mode & 0o022) !== 0) return `${what} is writable by group or others (mode ${(info.mode & 0o777).toString(8).padStart(3, '0')})`;
-  return null;
-}
 
 export class SnapshotCache {
   readonly key: string;
@@ -104,23 +84,15 @@ export class SnapshotCache {
    */
   private usableDir(create: boolean): boolean {
     if (this.dirRefused) return false;
-    try {
-      if (create) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const info = statSync(this.dir);
-      // Security: another user who can write here could plant a snapshot (code run in every session).
-      const problem = info.isDirectory() ? untrustedReason(info, `the snapshot directory ${this.dir}`) : `${this.dir} is not a directory`;
-      if (problem === null) return true;
-      this.dirRefused = true;
-      this.log(
-        `memory snapshots are off: ${problem}. Point --snapshot-dir at a directory only you can write (e.g. chmod 700), or pass --snapshot-dir none.`,
-      );
-      return false;
-    } catch (error) {
-      if (!create && (error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      this.dirRefused = true;
-      this.log(`memory snapshots are off: cannot use ${this.dir}: ${(error as Error).message}`);
-      return false;
-    }
+    // Security: another user who can write here could plant a snapshot (code run in every session).
+    const problem = privateDirProblem(this.dir, create, `the snapshot directory ${this.dir}`);
+    if (problem === null) return true;
+    if (problem === 'missing') return false;
+    this.dirRefused = true;
+    this.log(
+      `memory snapshots are off: ${problem}. Point --snapshot-dir at a directory only you can write (e.g. chmod 700), or pass --snapshot-dir none.`,
+    );
+    return false;
   }
 
   /**

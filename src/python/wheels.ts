@@ -1,11 +1,12 @@
 /**
  * Offline wheel store for the modern Pyodide runtime: which wheels the preload set needs (from the pinned
- * pyodide-lock.json), and copying them from a mirror into wheels/ with each file's sha256 checked first.
- * Nothing here reaches a CDN by itself: the caller always names the mirror.
+ * pyodide-lock.json), and copying them from the Pyodide CDN or a mirror into a wheel directory with each file's
+ * sha256 checked first. Only `pyodide-mcp fetch-wheels` (and the postinstall step) calls this; the server never
+ * downloads at run time.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -40,6 +41,8 @@ export interface FetchOptions {
   manifest: Pick<WheelManifest, 'wheels'>;
   destDir: string;
   log?: (line: string) => void;
+  /** An http(s) mirror must start answering each request within this many ms (default 10 000). */
+  connectTimeoutMs?: number;
 }
 
 export interface FetchSummary {
@@ -48,8 +51,12 @@ export interface FetchSummary {
   failed: { file_name: string; reason: string }[];
 }
 
-/** Suffix of in-flight downloads; such files are never a usable wheel and are swept on the next run. */
+/** Suffix of in-flight downloads; such files are never a usable wheel and are swept on a later run. */
 const PART = '.part';
+/** A temp file older than this is left over from an interrupted run; younger ones may belong to a concurrent install. */
+const STALE_PART_MS = 60 * 60 * 1000;
+/** How long an http(s) mirror may take to start answering, by default. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Manifest for `names` and their dependency closure, from a pyodide-lock.json.
@@ -88,11 +95,23 @@ export async function verifyFile(path: string, sha256: string): Promise<boolean>
  * wheel under its real name. Present files with the right hash are skipped; present files with a wrong
  * hash are deleted and fetched again. Per-file problems are returned in `failed`, not thrown.
  */
-export async function fetchWheels({ from, manifest, destDir, log = () => {} }: FetchOptions): Promise<FetchSummary> {
-  const source = openSource(from);
+export async function fetchWheels({
+  from,
+  manifest,
+  destDir,
+  log = () => {},
+  connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+}: FetchOptions): Promise<FetchSummary> {
+  const source = openSource(from, connectTimeoutMs);
   await mkdir(destDir, { recursive: true });
-  // An interrupted earlier run may have left temp files behind: they are unverified by definition.
-  for (const entry of await readdir(destDir)) if (entry.endsWith(PART)) await rm(join(destDir, entry), { force: true });
+  // An interrupted earlier run may have left temp files behind: they are unverified by definition. Young ones are
+  // left alone: two installs sharing the per-user cache may be fetching at the same time.
+  for (const entry of await readdir(destDir)) {
+    if (!entry.endsWith(PART)) continue;
+    const path = join(destDir, entry);
+    const info = await stat(path).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > STALE_PART_MS) await rm(path, { force: true });
+  }
 
   const summary: FetchSummary = { fetched: 0, skipped: 0, failed: [] };
   for (const wheel of manifest.wheels) {
@@ -145,27 +164,67 @@ export async function fetchWheels({ from, manifest, destDir, log = () => {} }: F
   return summary;
 }
 
+/**
+ * Security: readable by all, writable by the owner only whatever the umask (it can only remove bits): a wheel is
+ * code every session runs, and the per-user cache refuses files that others may write.
+ */
+const WHEEL_MODE = 0o644;
+
+/** `from` as a base URL; without a trailing slash `new URL(name, base)` would drop its last path segment. */
+export function baseUrl(from: string): string {
+  return from.endsWith('/') ? from : `${from}/`;
+}
+
 interface Source {
   describe(fileName: string): string;
   /** Writes the file to `tmp`; returns a reason when the mirror does not have it. */
   copyTo(fileName: string, tmp: string): Promise<string | null>;
 }
 
+/** Whether `from` names an http(s) source (anything else is a directory). */
+export function isUrl(from: string): boolean {
+  return /^https?:\/\//i.test(from);
+}
+
+/**
+ * Fetches `url`, giving up when no response has started within `timeoutMs` (a machine without network fails in
+ * that time, not after the platform's own connect timeout). The body then streams without a time limit.
+ */
+export async function fetchWithConnectTimeout(url: URL, timeoutMs: number, method = 'GET'): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+  timer.unref();
+  try {
+    return await fetch(url, { method, signal: controller.signal });
+  } catch (error) {
+    // undici says "fetch failed" and keeps the reason (ENOTFOUND, ECONNREFUSED, …) in `cause`.
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reason = controller.signal.aborted
+      ? (controller.signal.reason as Error).message
+      : (cause?.code ?? cause?.message ?? (error as Error).message);
+    throw new Error(`cannot reach ${url.host}: ${reason}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A mirror: http(s) base URL via global fetch, or a local directory (path or file: URL). */
-function openSource(from: string): Source {
-  if (/^https?:\/\//i.test(from)) {
-    // A base without a trailing slash would make `new URL(name, base)` drop its last path segment.
-    const base = from.endsWith('/') ? from : `${from}/`;
+function openSource(from: string, connectTimeoutMs: number): Source {
+  if (isUrl(from)) {
+    const base = baseUrl(from);
     return {
       describe: (name) => new URL(name, base).href,
       async copyTo(name, tmp) {
         const url = new URL(name, base);
-        const res = await fetch(url);
+        const res = await fetchWithConnectTimeout(url, connectTimeoutMs);
         if (!res.ok || !res.body) {
           await res.body?.cancel();
           return `HTTP ${res.status} ${res.statusText} for ${url.href}: the mirror does not serve this file; add it to the mirror or check the --from URL`;
         }
-        await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(tmp));
+        await pipeline(
+          Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
+          createWriteStream(tmp, { flags: 'wx', mode: WHEEL_MODE }),
+        );
         return null;
       },
     };
@@ -185,7 +244,7 @@ function openSource(from: string): Source {
       const src = join(dir, name);
       if (!existsSync(src))
         return `not found in mirror directory ${dir}: copy ${name} there from the Pyodide release matching pyodide-lock.json`;
-      await pipeline(createReadStream(src), createWriteStream(tmp));
+      await pipeline(createReadStream(src), createWriteStream(tmp, { flags: 'wx', mode: WHEEL_MODE }));
       return null;
     },
   };

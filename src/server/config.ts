@@ -3,11 +3,14 @@
  * `parseConfig` is the only function that turns argv/env into a validated `Config`, and every type here is
  * derived from the table: a flag's value is typed by the output of its row's schema.
  */
-import { homedir } from 'node:os';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { ISOLATIONS, RUNTIME_KINDS } from '../contract.js';
+import { PACKAGE_WHEELS_DIR } from '../paths.js';
+import { modernVersion } from '../python/distribution.js';
+import { cacheRoot, userWheelsDir } from '../python/user-cache.js';
+import type { WheelDir } from '../python/wheel-check.js';
 import { DEFAULT_PRELOAD } from '../python/wheels.js';
 import { DEFAULT_MAX_WASM_MEMORY_MB } from '../sandbox/worker-sandbox.js';
 
@@ -71,7 +74,7 @@ export const FLAGS = {
   'no-structured-content': { schema: flag, default: 'false', boolean: true, help: 'Leave outputSchema and structuredContent out of every tool, so the text block carries the reply (compact JSON; readable text for execute_code and run_file). For clients that show the model only the text of a structured reply and drop its images (Mastra).' },
   'resource-links': { schema: flag, default: 'false', boolean: true, help: 'Add a resource_link block for every file a cell created. Off by default: several clients drop a whole reply (images included) over such a block; the files stay listed in the reply, in list_files and as resources.' },
   'snapshot-dir': { schema: z.string().min(1).optional(), default: undefined, help: 'Where memory snapshots of the modern runtime are cached (used when nothing is preloaded); "none" disables them. Must be owned by this user and writable by no one else (default: $XDG_CACHE_HOME/pyodide-mcp/snapshots, else ~/.cache/pyodide-mcp/snapshots).' },
-  'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels (default: the package's wheels/)." },
+  'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels, used instead of the defaults (the package's wheels/, then $XDG_CACHE_HOME/pyodide-mcp/<pyodide version>/wheels, else ~/.cache/…, filled by `pyodide-mcp fetch-wheels`)." },
 } as const satisfies Record<string, FlagSpec>;
 
 export type FlagName = keyof typeof FLAGS;
@@ -145,10 +148,8 @@ function parseFlags(argv: string[]) {
  */
 function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: string, env: Record<string, string | undefined>) {
   const ms = (flag: 'session-ttl' | 'timeout' | 'max-timeout') => Math.round(read(flag) * 1000);
-  // Security: a per-user cache by default (XDG base directories; a relative XDG_CACHE_HOME is ignored, as the
-  // spec says), never a fixed name in a world-writable directory another user could create first.
-  const cacheHome = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
-  const snapshotDir = (value: string | undefined) => (value === 'none' ? null : (value ?? join(cacheHome, 'pyodide-mcp', 'snapshots')));
+  // Security: a per-user cache by default (src/python/user-cache.ts).
+  const snapshotDir = (value: string | undefined) => (value === 'none' ? null : (value ?? join(cacheRoot(env), 'snapshots')));
   return {
     sessionTtlMs: ms('session-ttl'),
     defaultTimeoutMs: ms('timeout'),
@@ -185,9 +186,21 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     resourceLinks: read('resource-links'),
     /** null when snapshots are disabled (`--snapshot-dir none`). */
     snapshotDir: snapshotDir(read('snapshot-dir')),
-    /** undefined: the package's own wheels/. */
-    wheelsDir: read('wheels-dir'),
+    /** Where the modern runtime's wheels are looked for, in order (src/python/wheel-check.ts). */
+    wheelDirs: wheelDirs(read('wheels-dir'), cwd, env),
   };
+}
+
+/**
+ * --wheels-dir alone when given; else the package's own wheels/ (a published package may carry them), then the
+ * per-user cache that `pyodide-mcp fetch-wheels` fills, shared by every install of the pinned Pyodide version.
+ */
+function wheelDirs(flag: string | undefined, cwd: string, env: Record<string, string | undefined>): WheelDir[] {
+  if (flag !== undefined) return [{ path: resolve(cwd, flag), private: false }];
+  return [
+    { path: PACKAGE_WHEELS_DIR, private: false },
+    { path: userWheelsDir(env, modernVersion()), private: true },
+  ];
 }
 
 /** The text of `--help`. */
@@ -196,6 +209,7 @@ export function helpText(version: string): string {
     `pyodide-mcp ${version}: an MCP server (stdio) that runs Python in Pyodide inside Node.js worker threads.`,
     '',
     'Usage: pyodide-mcp [flags]',
+    "       pyodide-mcp fetch-wheels [--help]   download the modern runtime's wheels (Python 3.14) into the per-user cache",
     '',
     'Flags (each also read from the environment variable shown):',
   ];

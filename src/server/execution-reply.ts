@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { TRUNCATABLE } from '../contract.js';
 import { PyodideMcpError } from '../errors.js';
+import { legacyHint } from '../python/legacy-hint.js';
 import { sessionUri } from '../sandbox/host-paths.js';
 import { jsonBytes, shrinkLongestStrings } from '../sandbox/reply-caps.js';
 import type { Execution } from '../sessions/manager.js';
@@ -74,6 +75,7 @@ export async function runWithProgress(
   progress?.unref();
   try {
     const execution = await deps.sessions.execute(sessionId, source, timeoutMs, extra.signal);
+    explainLegacyError(deps, execution, 'code' in source ? source.code : '');
     const images = execution.terminated ? [] : await readImages(deps, sessionId, execution);
     return executionReply(sessionId, execution, timeoutMs, images, {
       maxReplyBytes: deps.config.maxReplyBytes,
@@ -83,6 +85,17 @@ export async function runWithProgress(
   } finally {
     clearInterval(progress);
   }
+}
+
+/**
+ * On the legacy runtime, an error that looks like code for newer Python or newer libraries gets one more line in its
+ * message: which versions run and how to get the modern runtime (src/python/legacy-hint.ts).
+ */
+function explainLegacyError(deps: ToolDeps, execution: Execution, source: string): void {
+  const error = execution.outcome.error;
+  if (deps.sessions.distribution.kind !== 'legacy' || !error || execution.terminated) return;
+  const hint = legacyHint(error, source, deps.sessions.facts);
+  if (hint) execution.outcome = { ...execution.outcome, error: { ...error, message: `${error.message}\n${hint}` } };
 }
 
 /** Checks timeout_seconds against the server's limits; returns milliseconds. */

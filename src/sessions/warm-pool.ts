@@ -155,6 +155,7 @@ export class WarmPool {
         runtime: this.distribution.kind,
         distDir: this.distribution.distDir,
         wheelsDir: this.distribution.wheelsDir,
+        wheelFiles: this.distribution.wheelFiles,
         preload: config.preload,
         harnessPath: HARNESS_PATH,
         fileLimits: config.fileLimits,

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { delimiter } from 'node:path';
 import { describe, it } from 'node:test';
+import { PACKAGE_WHEELS_DIR } from '../../src/paths.js';
+import { modernVersion } from '../../src/python/distribution.js';
 import { DEFAULT_PRELOAD } from '../../src/python/wheels.js';
 import { DEFAULT_MAX_WASM_MEMORY_MB } from '../../src/sandbox/worker-sandbox.js';
 import { envName, FLAGS, helpText, parseConfig, type Config, type FlagName } from '../../src/server/config.js';
@@ -71,7 +73,7 @@ const SAMPLES: Record<FlagName, Sample> = {
   'no-structured-content': { value: 'true', field: (c) => c.structuredContent, expected: false, bad: 'no' },
   'resource-links': { value: 'true', field: (c) => c.resourceLinks, expected: true, bad: 'links' },
   'snapshot-dir': { value: '/var/cache/snaps', field: (c) => c.snapshotDir, expected: '/var/cache/snaps', bad: '' },
-  'wheels-dir': { value: '/opt/wheels', field: (c) => c.wheelsDir, expected: '/opt/wheels', bad: '' },
+  'wheels-dir': { value: '/opt/wheels', field: (c) => c.wheelDirs, expected: [{ path: '/opt/wheels', private: false }], bad: '' },
 };
 
 const isSwitch = (flag: FlagName) => 'boolean' in FLAGS[flag];
@@ -87,7 +89,7 @@ function argvFor(flag: FlagName, value: string): string[] {
 
 describe('parseConfig', () => {
   it('gives the documented defaults', () => {
-    const { snapshotDir, ...rest } = run();
+    const { snapshotDir, wheelDirs, ...rest } = run();
     assert.deepEqual(rest, {
       sessionTtlMs: 1_800_000,
       defaultTimeoutMs: 30_000,
@@ -108,7 +110,6 @@ describe('parseConfig', () => {
       allowNetwork: false,
       indexUrl: 'https://pypi.org/pypi',
       maxMemoryMb: DEFAULT_MAX_WASM_MEMORY_MB,
-      wheelsDir: undefined,
       isolation: 'process',
       maxReplyBytes: 4 * 2 ** 20,
       maxSessionMemoryMb: 2048,
@@ -117,6 +118,18 @@ describe('parseConfig', () => {
       resourceLinks: false,
     });
     assert.match(snapshotDir!, /pyodide-mcp\/snapshots$/);
+    assert.deepEqual(
+      wheelDirs.map((dir) => dir.private),
+      [false, true],
+    );
+  });
+
+  it('looks for wheels in the package, then in the per-user cache of the pinned Pyodide version', () => {
+    const dirs = run([], { XDG_CACHE_HOME: '/xdg', HOME: '/home/u' }).wheelDirs;
+    assert.deepEqual(dirs, [
+      { path: PACKAGE_WHEELS_DIR, private: false },
+      { path: `/xdg/pyodide-mcp/${modernVersion()}/wheels`, private: true },
+    ]);
   });
 
   it('puts snapshots in the per-user cache: $XDG_CACHE_HOME when absolute, else ~/.cache', () => {

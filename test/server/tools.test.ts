@@ -7,7 +7,6 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PACKAGE_WHEELS_DIR } from '../../src/paths.js';
 import { chooseDistribution } from '../../src/python/distribution.js';
 import { parseConfig } from '../../src/server/config.js';
 import { createServer, type CreatedServer } from '../../src/server/server.js';
@@ -27,7 +26,7 @@ describe('tools over the in-memory transport', () => {
     const action = parseConfig(['--preload', 'none', '--warm-sessions', '1', '--max-output-chars', '50', '--max-reply-bytes', '65536'], {});
     assert.equal(action.action, 'run');
     if (action.action !== 'run') return;
-    const distribution = chooseDistribution(action.config.runtime, action.config.preload, PACKAGE_WHEELS_DIR);
+    const distribution = chooseDistribution(action.config.runtime, action.config.preload, action.config.wheelDirs);
     created = createServer({ config: action.config, distribution, version: 'test', log: () => {} });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'in-memory', version: '0' });

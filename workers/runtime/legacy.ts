@@ -20,6 +20,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
 import { CallableTargetConstructor } from '../sandbox/lockdown.js';
+import { LEGACY_PATCHES_PY } from './legacy-patches.js';
 
 /** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
 interface Pyodide017 {
@@ -223,6 +224,12 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
   // matplotlib 0.17 defaults to the browser canvas backend (matplotlib.backends.wasm_backend, needs `document`).
   // MPLBACKEND is read at `import matplotlib`, so setting it now makes headless Agg the default.
   evalPlain(`__import__('os').environ.__setitem__('MPLBACKEND', 'Agg')`);
+  // Version gaps of the bundle that today's code hits, patched on import; see legacy-patches.ts. The source is ours,
+  // embedded as a JSON string literal (valid Python), and runs in a namespace of its own.
+  evalPlain(
+    `(lambda src: exec(compile(src, 'pyodide_mcp_legacy_patches.py', 'exec'), {'__name__': 'pyodide_mcp_legacy_patches'}))` +
+      `(${JSON.stringify(LEGACY_PATCHES_PY)})`,
+  );
 
   const available = Object.keys(pyodide._module.packages.dependencies).sort();
 

@@ -26,9 +26,10 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     packages: Record<string, { file_name: string; imports: string[]; version: string }>;
   };
 
-  // Lock entries whose wheel is present locally: the only packages this runtime can load. Read once:
-  // wheels/ does not change while the server runs, and this is consulted on every cell that imports.
-  const present = new Set(options.wheelsDir ? safeReaddir(options.wheelsDir) : []);
+  // Lock entries whose wheel the host verified against the lock (src/python/wheel-check.ts): the only packages this
+  // runtime loads (Pyodide itself does not check a local file's hash in Node). Fixed for the server's life, and
+  // consulted on every cell that imports.
+  const present = new Set(options.wheelsDir ? (options.wheelFiles ?? safeReaddir(options.wheelsDir)) : []);
   const available = Object.entries(lock.packages)
     .filter(([, pkg]) => present.has(pkg.file_name))
     .map(([name]) => name)

@@ -11,6 +11,8 @@ export interface BootOptions {
   distDir: string;
   /** Absolute directory of locally stored wheels (modern runtime only); null when none. */
   wheelsDir: string | null;
+  /** Modern runtime: wheels in `wheelsDir` verified by the host; default every file there (benchmarks, probes). */
+  wheelFiles?: string[];
   /** Log sink; goes to the host's stderr. Never stdout. */
   log: (message: string) => void;
   /** Modern runtime: boot from this memory snapshot instead of from scratch. */
