@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PACKAGE_WHEELS_DIR } from '../../src/paths.js';
 import { chooseDistribution } from '../../src/python/distribution.js';
 import { parseConfig, type Config } from '../../src/server/config.js';
 import { SessionManager } from '../../src/sessions/manager.js';
@@ -26,7 +25,7 @@ describe('background preload (legacy runtime)', () => {
     const action = parseConfig(['--runtime', 'legacy', '--preload', PRELOAD.join(','), '--warm-sessions', '0'], {});
     if (action.action !== 'run') throw new Error('config');
     config = action.config;
-    sessions = new SessionManager(config, chooseDistribution(config.runtime, config.preload, PACKAGE_WHEELS_DIR), (m) => logs.push(m));
+    sessions = new SessionManager(config, chooseDistribution(config.runtime, config.preload, config.wheelDirs), (m) => logs.push(m));
   });
   after(() => sessions.closeAll());
 
