@@ -77,6 +77,9 @@ async function boot(): Promise<Booted> {
     snapshot: init.snapshot,
     makeSnapshot: init.makeSnapshot,
   });
+  // The snapshot (about 30 MB) is in the interpreter's memory now; `init` is workerData, which lives as long as the
+  // worker, so without this its copy stayed resident in every session (measured: one 30 MB mapping per process).
+  init.snapshot = null;
   if (init.makeSnapshot && runtime.makeSnapshot) {
     // Taken right after boot, before the interrupt buffer, the harness or any user code touch the runtime.
     const data = runtime.makeSnapshot();
