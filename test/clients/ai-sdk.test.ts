@@ -47,7 +47,10 @@ describe('Vercel AI SDK (@ai-sdk/mcp)', { skip: SKIP }, () => {
       for (const item of output.value) {
         if (item.type === 'text') seen.texts.push(item.text);
         else if (item.type === 'file' && item.data.type === 'data')
-          seen.images.push({ mediaType: item.mediaType, data: typeof item.data.data === 'string' ? item.data.data : Buffer.from(item.data.data).toString('base64') });
+          seen.images.push({
+            mediaType: item.mediaType,
+            data: typeof item.data.data === 'string' ? item.data.data : Buffer.from(item.data.data).toString('base64'),
+          });
         else seen.texts.push(JSON.stringify(item));
       }
     } else if (output.type === 'text' || output.type === 'error-text') seen.texts.push(output.value);
@@ -64,7 +67,8 @@ describe('Vercel AI SDK (@ai-sdk/mcp)', { skip: SKIP }, () => {
         const previous = lastToolResult(options.prompt);
         if (previous) seen.push(previous);
         const step = steps[calls.length - 1];
-        if (!step) return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+        if (!step)
+          return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
         const call = step(previous);
         return {
           content: [{ type: 'tool-call', toolCallId: `call-${calls.length}`, toolName: call.name, input: JSON.stringify(call.args) }],

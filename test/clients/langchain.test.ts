@@ -74,7 +74,9 @@ describe('LangChain.js (@langchain/mcp-adapters, ChatOpenAI chat completions)', 
         ? {
             role: 'assistant',
             content: null,
-            tool_calls: [{ id: `call_${bodies.length}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
+            tool_calls: [
+              { id: `call_${bodies.length}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } },
+            ],
           }
         : { role: 'assistant', content: 'done' };
       const completion = {

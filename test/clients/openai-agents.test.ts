@@ -70,7 +70,13 @@ describe('OpenAI Agents JS (@openai/agents MCPServerStdio, strict schemas)', { s
         return {
           usage,
           output: [
-            { type: 'function_call', callId: `call-${requests.length}`, name: call.name, arguments: JSON.stringify(call.args), status: 'completed' },
+            {
+              type: 'function_call',
+              callId: `call-${requests.length}`,
+              name: call.name,
+              arguments: JSON.stringify(call.args),
+              status: 'completed',
+            },
           ],
         };
       },

@@ -19,10 +19,11 @@ export const SKIP: string | false =
 
 /**
  * Command and arguments that start the built server, as a framework's stdio client would, on this same Node.
- * One warm session: a test run takes two sessions per framework and a legacy scientific session boots in 10–17 s.
+ * No warm pool: each framework's run takes two sessions (a scientific legacy session boots in 10–17 s) and a pool
+ * would boot a third for nothing at every take; a session booted on demand costs the same wait.
  */
 export function serverCommand(...flags: string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: [CLI, '--warm-sessions', '1', ...flags] };
+  return { command: process.execPath, args: [CLI, '--warm-sessions', '0', ...flags] };
 }
 
 /** The environment given to the server: just PATH (the frameworks' clients pass a minimal one by default too). */
