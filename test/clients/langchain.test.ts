@@ -6,11 +6,28 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SKIP, scenarioTests, serverCommand, serverEnv, type SeenResult, type Step } from './scenarios.js';
+import {
+  assertPngSeen,
+  PLOT,
+  SKIP,
+  scenarioTests,
+  serverCommand,
+  serverEnv,
+  preview,
+  textOf,
+  type SeenResult,
+  type Step,
+  type ToolCall,
+} from './scenarios.js';
 
 // Type-only imports are erased, so Node < 22 never loads the packages; the values are imported in before().
 import type { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import type { StructuredToolInterface } from '@langchain/core/tools';
+
+/** The parts of a Responses API request body the suite reads. */
+interface ResponsesRequest {
+  input: { type?: string; output?: string | { type: string; text?: string; image_url?: string }[] }[];
+}
 
 /** The parts of a chat completions request body the suite reads. */
 interface ChatRequest {
@@ -35,74 +52,142 @@ describe('LangChain.js (@langchain/mcp-adapters, ChatOpenAI chat completions)', 
   });
   after(() => mcp?.close());
 
-  /** The last tool message of a request body, as the model receives it. */
-  function lastToolResult(body: ChatRequest): SeenResult | undefined {
-    const message = body.messages.findLast((m) => m.role === 'tool');
-    if (!message) return undefined;
-    const seen: SeenResult = { texts: [], images: [], raw: message };
-    if (typeof message.content === 'string') seen.texts.push(message.content);
-    else if (Array.isArray(message.content)) {
-      for (const part of message.content as { type: string; text?: string; image_url?: { url: string } }[]) {
-        const dataUrl = part.type === 'image_url' ? /^data:([^;]+);base64,(.*)$/s.exec(part.image_url?.url ?? '') : null;
-        if (part.type === 'text' && typeof part.text === 'string') seen.texts.push(part.text);
-        else if (dataUrl) seen.images.push({ mediaType: dataUrl[1]!, data: dataUrl[2]! });
-        else seen.texts.push(JSON.stringify(part));
-      }
-    } else seen.texts.push(JSON.stringify(message.content));
+  /** Splits parts of a tool result into what the model reads: text, and images given as data URLs. */
+  function seenFrom(raw: unknown, parts: { type: string; text?: string; url?: string }[]): SeenResult {
+    const seen: SeenResult = { texts: [], images: [], raw };
+    for (const part of parts) {
+      const dataUrl = part.url === undefined ? null : /^data:([^;]+);base64,(.*)$/s.exec(part.url);
+      if (part.text !== undefined) seen.texts.push(part.text);
+      else if (dataUrl) seen.images.push({ mediaType: dataUrl[1]!, data: dataUrl[2]! });
+      else seen.texts.push(JSON.stringify(part));
+    }
     return seen;
   }
 
-  /** Runs the agent with ChatOpenAI answering from a fake fetch that makes `steps`' calls. */
-  async function run(steps: Step[], bodies: ChatRequest[] = []): Promise<SeenResult[]> {
+  /** The last tool result of a chat completions request body: a `tool` message. */
+  function lastToolMessage(body: ChatRequest): SeenResult | undefined {
+    const message = body.messages.findLast((m) => m.role === 'tool');
+    if (!message) return undefined;
+    if (!Array.isArray(message.content)) return seenFrom(message, [{ type: 'text', text: String(message.content) }]);
+    const parts = message.content as { type: string; text?: string; image_url?: { url: string } }[];
+    return seenFrom(
+      message,
+      parts.map((p) => (p.type === 'text' ? { type: p.type, text: p.text ?? '' } : { type: p.type, url: p.image_url?.url })),
+    );
+  }
+
+  /** The last tool result of a Responses API request body: a `function_call_output` item. */
+  function lastFunctionCallOutput(body: ResponsesRequest): SeenResult | undefined {
+    const item = body.input.findLast((i) => i.type === 'function_call_output');
+    if (!item) return undefined;
+    if (!Array.isArray(item.output)) return seenFrom(item, [{ type: 'text', text: String(item.output) }]);
+    return seenFrom(
+      item,
+      item.output.map((p) => (p.type === 'input_text' ? { type: p.type, text: p.text ?? '' } : { type: p.type, url: p.image_url })),
+    );
+  }
+
+  /** A chat completions reply making `call`, or saying 'done'. */
+  function completion(n: number, call: ToolCall | undefined): object {
+    const message = call
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
+        }
+      : { role: 'assistant', content: 'done' };
+    return {
+      id: `chatcmpl-${n}`,
+      object: 'chat.completion',
+      created: 0,
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, message, finish_reason: call ? 'tool_calls' : 'stop', logprobs: null }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    };
+  }
+
+  /** A Responses API reply making `call`, or saying 'done'. */
+  function response(n: number, call: ToolCall | undefined): object {
+    const output = call
+      ? {
+          type: 'function_call',
+          id: `fc_${n}`,
+          call_id: `call_${n}`,
+          name: call.name,
+          arguments: JSON.stringify(call.args),
+          status: 'completed',
+        }
+      : {
+          type: 'message',
+          id: `msg_${n}`,
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'done', annotations: [] }],
+        };
+    return {
+      id: `resp_${n}`,
+      object: 'response',
+      created_at: 0,
+      status: 'completed',
+      model: 'gpt-4o-mini',
+      output: [output],
+      usage: {
+        input_tokens: 1,
+        output_tokens: 1,
+        total_tokens: 2,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens_details: { reasoning_tokens: 0 },
+      },
+      error: null,
+      incomplete_details: null,
+    };
+  }
+
+  /**
+   * Runs the agent with ChatOpenAI answering from a fake fetch that makes `steps`' calls, on the chat completions API
+   * (ChatOpenAI's default) or the Responses API. `agentTools` defaults to the adapter's tools with default options.
+   */
+  async function run(
+    steps: Step[],
+    options: { api?: 'completions' | 'responses'; bodies?: unknown[]; agentTools?: StructuredToolInterface[] } = {},
+  ): Promise<SeenResult[]> {
+    const { api = 'completions', bodies = [], agentTools = tools } = options;
     const seen: SeenResult[] = [];
     // The OpenAI client reports anything fetch throws as "Connection error.", so a failed step is kept to rethrow.
     let stepFailure: unknown;
     const fetch = async (_url: unknown, init?: { body?: unknown }): Promise<Response> => {
-      const body = JSON.parse(String(init?.body)) as ChatRequest;
+      const body = JSON.parse(String(init?.body)) as ChatRequest & ResponsesRequest;
       bodies.push(body);
-      const previous = lastToolResult(body);
+      const previous = api === 'completions' ? lastToolMessage(body) : lastFunctionCallOutput(body);
       if (previous) seen.push(previous);
-      const step = steps[bodies.length - 1];
       let call;
       try {
-        call = step?.(previous);
+        call = steps[bodies.length - 1]?.(previous);
       } catch (error) {
         stepFailure = error;
         throw error;
       }
-      const message = call
-        ? {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              { id: `call_${bodies.length}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } },
-            ],
-          }
-        : { role: 'assistant', content: 'done' };
-      const completion = {
-        id: `chatcmpl-${bodies.length}`,
-        object: 'chat.completion',
-        created: 0,
-        model: 'gpt-4o-mini',
-        choices: [{ index: 0, message, finish_reason: call ? 'tool_calls' : 'stop', logprobs: null }],
-        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-      };
-      return new Response(JSON.stringify(completion), { status: 200, headers: { 'content-type': 'application/json' } });
+      const reply = api === 'completions' ? completion(bodies.length, call) : response(bodies.length, call);
+      return new Response(JSON.stringify(reply), { status: 200, headers: { 'content-type': 'application/json' } });
     };
     const llm = new ChatOpenAI({
       model: 'gpt-4o-mini',
       apiKey: 'sk-no-network',
-      useResponsesApi: false,
+      useResponsesApi: api === 'responses',
       maxRetries: 0,
       configuration: { fetch },
     });
-    const agent = createReactAgent({ llm, tools });
+    const agent = createReactAgent({ llm, tools: agentTools });
+    let state;
     try {
-      await agent.invoke({ messages: [{ role: 'user', content: 'Use Python.' }] }, { recursionLimit: 2 * steps.length + 3 });
+      state = await agent.invoke({ messages: [{ role: 'user', content: 'Use Python.' }] }, { recursionLimit: 2 * steps.length + 3 });
     } catch (error) {
       throw stepFailure ?? error;
     }
     assert.equal(seen.length, steps.length, 'the agent stopped before every tool result reached the model');
+    // For assertion messages: the ToolMessage content the adapter made, next to what ChatOpenAI sent.
+    const toolMessages = state.messages.filter((m) => m.getType() === 'tool');
+    seen.forEach((result, i) => (result.raw = { sent: result.raw, toolMessage: toolMessages[i]?.content }));
     return seen;
   }
 
@@ -110,11 +195,17 @@ describe('LangChain.js (@langchain/mcp-adapters, ChatOpenAI chat completions)', 
     const listed = await (await mcp.getClient('python'))!.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), listed.tools.map((t) => t.name).sort());
     const bodies: ChatRequest[] = [];
-    await run([], bodies);
+    await run([], { bodies });
     const offered = bodies[0]!.tools ?? [];
     assert.deepEqual(offered.map((t) => t.function.name).sort(), listed.tools.map((t) => t.name).sort());
     for (const tool of offered) assert.equal(tool.function.parameters.type, 'object', tool.function.name);
   });
 
-  scenarioTests(() => ({ run }));
+  const { sharedSession } = scenarioTests(() => ({ run: (steps) => run(steps) }));
+
+  it('Responses API: a plot reaches the model as an input_image in the function_call_output', async () => {
+    const [plot] = await run([() => ({ name: 'execute_code', args: { code: PLOT, session_id: sharedSession() } })], { api: 'responses' });
+    assertPngSeen(plot!);
+    assert.match(textOf(plot!), /figures\/\S+\.png/, preview(plot!));
+  });
 });

@@ -97,13 +97,14 @@ export function assertPngSeen(seen: SeenResult): void {
 const execute = (args: Record<string, unknown>): ToolCall => ({ name: 'execute_code', args });
 
 /** A plot that matplotlib (preloaded by default) captures as one PNG figure. */
-const PLOT = 'import matplotlib.pyplot as plt\nplt.plot([1, 4, 9, 16])\nplt.title("squares")\nplt.show()';
+export const PLOT = 'import matplotlib.pyplot as plt\nplt.plot([1, 4, 9, 16])\nplt.title("squares")\nplt.show()';
 
 /**
  * Registers the scenarios every framework must pass, as tests of the enclosing describe(). They share one session
- * (besides the one the null-optionals test starts), so that a framework's run boots only two.
+ * (besides the one the null-optionals test starts), so that a framework's run boots only two; framework-specific
+ * tests registered after them can continue in it through `sharedSession`.
  */
-export function scenarioTests(client: () => ClientUnderTest): void {
+export function scenarioTests(client: () => ClientUnderTest): { sharedSession: () => string } {
   let session: string | undefined;
   const shared = () => {
     assert.ok(session, 'the stateful test did not leave a session to continue in');
@@ -165,4 +166,6 @@ export function scenarioTests(client: () => ClientUnderTest): void {
     assertPngSeen(plot!);
     assert.match(textOf(plot!), /figures\/\S+\.png/, preview(plot!));
   });
+
+  return { sharedSession: shared };
 }
