@@ -16,10 +16,12 @@ interface CallOptions {
   prompt: { role: string; content: unknown }[];
   tools?: { type: string; name: string; inputSchema?: { type?: string } }[];
 }
+/** A content part of a tool result in Mastra's prompt: images come as `image-data` (or `media` in the v5 spec). */
+type OutputPart = { type: 'text'; text: string } | { type: 'image-data' | 'media' | 'file-data'; data: string; mediaType: string };
 type ToolResultOutput =
   | { type: 'text' | 'error-text'; value: string }
   | { type: 'json' | 'error-json'; value: unknown }
-  | { type: 'content'; value: ({ type: 'text'; text: string } | { type: 'media'; data: string; mediaType: string })[] };
+  | { type: 'content'; value: OutputPart[] };
 
 /** Mastra namespaces MCP tools as `<server>_<tool>`. */
 const SERVER = 'python';
@@ -56,7 +58,7 @@ describe('Mastra (@mastra/mcp, server with --no-structured-content)', { skip: SK
     if (output.type === 'content') {
       for (const item of output.value) {
         if (item.type === 'text') seen.texts.push(item.text);
-        else if (item.type === 'media') seen.images.push({ mediaType: item.mediaType, data: item.data });
+        else if (item.mediaType?.startsWith('image/')) seen.images.push({ mediaType: item.mediaType, data: item.data });
         else seen.texts.push(JSON.stringify(item));
       }
     } else if (output.type === 'text' || output.type === 'error-text') seen.texts.push(output.value);
