@@ -1,13 +1,13 @@
 /**
  * LangChain.js: `@langchain/mcp-adapters`' MultiServerMCPClient (stdio), its tools in a LangGraph ReAct agent whose
- * model is a real `ChatOpenAI` on the chat completions API, given a fake `fetch`: no network, and what the model
- * sees is the request body ChatOpenAI would send to OpenAI. So the ToolMessage content blocks the adapter makes
- * must survive ChatOpenAI's own formatting (it throws on some, e.g. a `file` block with a non-data URL).
+ * model is a real `ChatOpenAI` given a fake `fetch`: no network, and what the model sees is the request body
+ * ChatOpenAI would send to OpenAI. So the ToolMessage content blocks the adapter makes must survive ChatOpenAI's own
+ * formatting (it throws on some, e.g. a `file` block with a non-data URL). The scenarios run on the Responses API,
+ * where a figure can reach the model; chat completions, where it cannot, has its own tests.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  assertPngSeen,
   PLOT,
   SKIP,
   scenarioTests,
@@ -35,7 +35,7 @@ interface ChatRequest {
   tools?: { type: string; function: { name: string; parameters: { type?: string } } }[];
 }
 
-describe('LangChain.js (@langchain/mcp-adapters, ChatOpenAI chat completions)', { skip: SKIP }, () => {
+describe('LangChain.js (@langchain/mcp-adapters, ChatOpenAI on a fake fetch)', { skip: SKIP }, () => {
   let mcp: MultiServerMCPClient;
   let tools: StructuredToolInterface[];
   let ChatOpenAI: typeof import('@langchain/openai').ChatOpenAI;
@@ -144,14 +144,15 @@ describe('LangChain.js (@langchain/mcp-adapters, ChatOpenAI chat completions)', 
   }
 
   /**
-   * Runs the agent with ChatOpenAI answering from a fake fetch that makes `steps`' calls, on the chat completions API
-   * (ChatOpenAI's default) or the Responses API. `agentTools` defaults to the adapter's tools with default options.
+   * Runs the agent with ChatOpenAI answering from a fake fetch that makes `steps`' calls, on the Responses API (the
+   * one of OpenAI's two that takes images in a tool result) or chat completions (ChatOpenAI's default, whose tool
+   * messages are text only). `agentTools` defaults to the adapter's tools with default options.
    */
   async function run(
     steps: Step[],
     options: { api?: 'completions' | 'responses'; bodies?: unknown[]; agentTools?: StructuredToolInterface[] } = {},
   ): Promise<SeenResult[]> {
-    const { api = 'completions', bodies = [], agentTools = tools } = options;
+    const { api = 'responses', bodies = [], agentTools = tools } = options;
     const seen: SeenResult[] = [];
     // The OpenAI client reports anything fetch throws as "Connection error.", so a failed step is kept to rethrow.
     let stepFailure: unknown;
@@ -187,7 +188,10 @@ describe('LangChain.js (@langchain/mcp-adapters, ChatOpenAI chat completions)', 
     assert.equal(seen.length, steps.length, 'the agent stopped before every tool result reached the model');
     // For assertion messages: the ToolMessage content the adapter made, next to what ChatOpenAI sent.
     const toolMessages = state.messages.filter((m) => m.getType() === 'tool');
-    seen.forEach((result, i) => (result.raw = { sent: result.raw, toolMessage: toolMessages[i]?.content }));
+    seen.forEach((result, i) => {
+      const message = toolMessages[i] as { content?: unknown; artifact?: unknown } | undefined;
+      result.raw = { sent: result.raw, toolMessage: { content: message?.content, artifact: message?.artifact } };
+    });
     return seen;
   }
 
@@ -195,7 +199,7 @@ describe('LangChain.js (@langchain/mcp-adapters, ChatOpenAI chat completions)', 
     const listed = await (await mcp.getClient('python'))!.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), listed.tools.map((t) => t.name).sort());
     const bodies: ChatRequest[] = [];
-    await run([], { bodies });
+    await run([], { api: 'completions', bodies });
     const offered = bodies[0]!.tools ?? [];
     assert.deepEqual(offered.map((t) => t.function.name).sort(), listed.tools.map((t) => t.name).sort());
     for (const tool of offered) assert.equal(tool.function.parameters.type, 'object', tool.function.name);
@@ -203,9 +207,38 @@ describe('LangChain.js (@langchain/mcp-adapters, ChatOpenAI chat completions)', 
 
   const { sharedSession } = scenarioTests(() => ({ run: (steps) => run(steps) }));
 
-  it('Responses API: a plot reaches the model as an input_image in the function_call_output', async () => {
-    const [plot] = await run([() => ({ name: 'execute_code', args: { code: PLOT, session_id: sharedSession() } })], { api: 'responses' });
-    assertPngSeen(plot!);
+  /** A plot in the shared session, run through ChatOpenAI on chat completions. */
+  const plotOnCompletions = (agentTools: StructuredToolInterface[], bodies: ChatRequest[]) =>
+    run([() => ({ name: 'execute_code', args: { code: PLOT, session_id: sharedSession() } })], { api: 'completions', bodies, agentTools });
+
+  // Chat completions takes only text in a tool message (openai's ChatCompletionToolMessageParam; the API answers 400
+  // "Image URLs are only allowed for messages with role 'user'"), so no setting gets a figure to the model there.
+  it('chat completions, adapter defaults: a plot result goes through ChatOpenAI formatting without throwing', async () => {
+    const [plot] = await plotOnCompletions(tools, []);
     assert.match(textOf(plot!), /figures\/\S+\.png/, preview(plot!));
+    assert.doesNotMatch(textOf(plot!), /iVBORw0KGgo/, 'the PNG reached the model as base64 text');
+  });
+
+  it('chat completions, images as artifacts: the request is text-only as the API requires, the image stays on the ToolMessage', async () => {
+    const { loadMcpTools } = await import('@langchain/mcp-adapters');
+    const client = await mcp.getClient('python');
+    assert.ok(client);
+    const artifactTools = await loadMcpTools('python', client, { outputHandling: { image: 'artifact' } });
+    const bodies: ChatRequest[] = [];
+    const [plot] = await plotOnCompletions(artifactTools, bodies);
+    assert.match(textOf(plot!), /figures\/\S+\.png/, preview(plot!));
+    for (const message of bodies.flatMap((b) => b.messages).filter((m) => m.role === 'tool')) {
+      const parts = Array.isArray(message.content) ? (message.content as { type: string }[]) : [];
+      assert.deepEqual(
+        parts.filter((p) => p.type !== 'text'),
+        [],
+        'a tool message with more than text',
+      );
+    }
+    const artifact = (plot!.raw as { toolMessage: { artifact?: { type: string; mimeType?: string }[] } }).toolMessage.artifact ?? [];
+    assert.ok(
+      artifact.some((a) => a.type === 'image' && a.mimeType === 'image/png'),
+      `no PNG among the ToolMessage's artifacts: ${preview(plot!)}`,
+    );
   });
 });
