@@ -122,6 +122,8 @@ class Session:
         # and `import __main__` sees the user's variables (and not the harness's).
         self.namespace = sys.modules["__main__"].__dict__
         self.namespace.setdefault("__builtins__", builtins)
+        # What a fresh namespace holds (reset_session restores it): taken before any user code ran.
+        self.pristine = dict(self.namespace)
         self.execution_count = 0
         self.figure_formats = ["png"]
         self.display = []
@@ -577,8 +579,6 @@ def capture_figures():
 # Names arrive as data and are resolved with getattr only; nothing here evaluates a string as code.
 
 _DOTTED_NAME = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
-# Names a fresh namespace starts with (reset keeps them; list_variables never shows them).
-_MODULE_NAMES = ("__name__", "__doc__", "__builtins__", "__loader__", "__spec__", "__package__", "__annotations__")
 
 
 class _NamespaceError(Exception):
@@ -836,10 +836,9 @@ def reset(request):
     """A fresh namespace, as after a kernel restart: user names go, modules stay imported, figures close, the
     execution count starts again; the workspace files go too when asked."""
     namespace = _session.namespace
-    names = [name for name in namespace if name not in _MODULE_NAMES]
-    for name in names:
-        del namespace[name]
-    namespace.setdefault("__builtins__", builtins)
+    names = [name for name in namespace if not name.startswith("_") and name not in _session.pristine]
+    namespace.clear()
+    namespace.update(_session.pristine)
     _session.execution_count = 0
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is not None:
