@@ -165,13 +165,19 @@ function parameterSchema(p: Parameter) {
                 ? z.record(z.string(), z.unknown())
                 : z.unknown();
   if (optional) schema = schema.nullable();
-  const described = [p.annotation ? `${p.annotation.slice(0, 100)}` : null, p.default !== null ? `default ${p.default.slice(0, 100)}` : null]
+  const described = [
+    p.annotation ? `${p.annotation.slice(0, 100)}` : null,
+    p.default !== null ? `default ${p.default.slice(0, 100)}` : null,
+  ]
     .filter(Boolean)
     .join(', ');
   return p.required ? schema.describe(described || p.name) : optionalArg(schema, described || p.name);
 }
 
 function firstParagraph(doc: string | null): string | undefined {
-  const text = doc?.trim().split(/\n\s*\n/)[0]?.trim();
+  const text = doc
+    ?.trim()
+    .split(/\n\s*\n/)[0]
+    ?.trim();
   return text ? text : undefined;
 }

@@ -57,8 +57,9 @@ export function createServer(options: {
   );
   const sessions = new SessionManager(config, distribution, log);
   const deps: ToolDeps = { sessions, config, log };
-  let dynamicTools: DynamicTools | undefined;
-  const toolDeps = { ...deps, dynamicTools: () => dynamicTools! };
+  // Filled with every built-in tool's name once they are registered: register_tool never shadows one.
+  const builtinNames = new Set<string>();
+  const toolDeps = { ...deps, dynamicTools: new DynamicTools(server, deps, builtinNames) };
   const tools = recordTools(server, () => {
     for (const register of [
       registerCreateSessionTool,
@@ -87,13 +88,19 @@ export function createServer(options: {
     registerUnregisterToolTool(server, toolDeps);
     registerServerInfoTool(server, { ...deps, version });
   });
-  dynamicTools = new DynamicTools(server, deps, new Set(tools.keys()));
+  for (const name of tools.keys()) builtinNames.add(name);
   if (!config.structuredContent) {
     // --no-structured-content: no output schema either, since the SDK (and clients) require structuredContent
     // from a tool that declares one.
     for (const tool of tools.values()) tool.outputSchema = undefined;
   }
-  applyToolProfile(tools, config);
+  try {
+    applyToolProfile(tools, config);
+  } catch (error) {
+    // A bad --tools: the warm pool has started booting; stop it before the CLI exits.
+    void sessions.closeAll();
+    throw error;
+  }
   registerSessionFileResources(server, sessions, config.maxReplyBytes);
   return {
     server,

@@ -161,7 +161,10 @@ export class SessionChannel {
    * Sends a request that runs user code outside a cell (a namespace op: a __repr__ or a property may loop) under the
    * same deadline as a cell. Interrupted, it rejects with EXEC_TIMEOUT / EXEC_CANCELLED and the session is intact.
    */
-  async requestWithin<K extends Op>(body: RequestOf<K> & { type: K }, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ReplyOf<K>> {
+  async requestWithin<K extends Op>(
+    body: RequestOf<K> & { type: K },
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<ReplyOf<K>> {
     let interrupted: InterruptReason | null = null;
     try {
       const result = await this.withDeadline(options, () => this.request<K>(body));

@@ -148,7 +148,10 @@ describe('namespace tools', () => {
 
   it('a __repr__ that never returns is interrupted at the time limit; the session survives', async () => {
     const t = (await h.ok('create_session')).session_id;
-    await h.ok('execute_code', { session_id: t, code: 'class Loop:\n    def __repr__(self):\n        while True: pass\nloop = Loop()\nkept = 5' });
+    await h.ok('execute_code', {
+      session_id: t,
+      code: 'class Loop:\n    def __repr__(self):\n        while True: pass\nloop = Loop()\nkept = 5',
+    });
     const started = Date.now();
     const r = await h.call('list_variables', { session_id: t });
     assert.equal(r.isError, true);

@@ -78,7 +78,12 @@ export const NBFORMAT_V4_5_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['output_type', 'data', 'metadata', 'execution_count'],
-      properties: { output_type: { enum: ['execute_result'] }, execution_count: executionCount, data: mimebundle, metadata: outputMetadata },
+      properties: {
+        output_type: { enum: ['execute_result'] },
+        execution_count: executionCount,
+        data: mimebundle,
+        metadata: outputMetadata,
+      },
     },
     display_data: {
       type: 'object',

@@ -41,7 +41,7 @@ describe('export_notebook', () => {
     assert.equal(nb.nbformat, 4);
     assert.deepEqual(
       nb.cells.map((c: { source: string[] }) => c.source.join('')),
-      ['x = 41\nprint("hello")\nx', 'import sys\nprint("warn", file=sys.stderr)\n1/0', 'def f(a, b=2):\n    return a * b', "f(3, b=\"x\")"],
+      ['x = 41\nprint("hello")\nx', 'import sys\nprint("warn", file=sys.stderr)\n1/0', 'def f(a, b=2):\n    return a * b', 'f(3, b="x")'],
     );
     const [first, second, , fourth] = nb.cells;
     assert.deepEqual(first.outputs, [
@@ -84,7 +84,7 @@ describe('register_tool', () => {
   let h: Harness;
   let s: string;
   let changes = 0;
-  let waiting: (() => void)[] = [];
+  const waiting: (() => void)[] = [];
   const nextChange = () => new Promise<void>((resolve) => waiting.push(resolve));
   before(async () => {
     h = await startServer(['--warm-sessions', '1']);
@@ -124,13 +124,22 @@ describe('register_tool', () => {
   });
 
   it('refuses shadowing, bad names and things that are not callable', async () => {
-    assert.match(textOf(await h.call('register_tool', { session_id: s, function: 'area', name: 'execute_code' })), /^INVALID_INPUT: execute_code is a built-in tool/);
-    assert.match(textOf(await h.call('register_tool', { session_id: s, function: 'area', name: 'a b' })), /^INVALID_INPUT: Tool name "a b" is not allowed/);
+    assert.match(
+      textOf(await h.call('register_tool', { session_id: s, function: 'area', name: 'execute_code' })),
+      /^INVALID_INPUT: execute_code is a built-in tool/,
+    );
+    assert.match(
+      textOf(await h.call('register_tool', { session_id: s, function: 'area', name: 'a b' })),
+      /^INVALID_INPUT: Tool name "a b" is not allowed/,
+    );
     assert.match(textOf(await h.call('register_tool', { session_id: s, function: 'count' })), /^NOT_CALLABLE: count is not callable/);
     assert.match(textOf(await h.call('register_tool', { session_id: s, function: 'nope' })), /^NAME_NOT_FOUND/);
     assert.match(textOf(await h.call('register_tool', { session_id: s, function: 'area()' })), /^INVALID_INPUT/);
     assert.match(textOf(await h.call('unregister_tool', { name: 'execute_code' })), /^INVALID_INPUT: execute_code is a built-in tool/);
-    assert.match(textOf(await h.call('unregister_tool', { name: 'nothing' })), /^TOOL_NOT_FOUND: No registered tool is named "nothing"\. Registered: area/);
+    assert.match(
+      textOf(await h.call('unregister_tool', { name: 'nothing' })),
+      /^TOOL_NOT_FOUND: No registered tool is named "nothing"\. Registered: area/,
+    );
   });
 
   it('unregister_tool and closing the session remove tools, with list_changed', async () => {

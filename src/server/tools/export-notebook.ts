@@ -40,7 +40,9 @@ export function registerExportNotebookTool(server: McpServer, deps: ToolDeps): R
           const { data, size } = await sessions.readFile(session_id, figure, 0, config.maxImageBytes);
           figures.set(
             figure,
-            size > config.maxImageBytes ? { missing: `${size} bytes, above --max-image-bytes` } : { base64: Buffer.from(data).toString('base64') },
+            size > config.maxImageBytes
+              ? { missing: `${size} bytes, above --max-image-bytes` }
+              : { base64: Buffer.from(data).toString('base64') },
           );
         } catch (error) {
           figures.set(figure, { missing: `no longer in the workspace (${(error as Error).message.split('.')[0]})` });

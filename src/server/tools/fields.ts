@@ -57,4 +57,6 @@ export const pathField = z
 export const dottedNameField = z
   .string()
   .max(500)
-  .describe('A name in the session namespace, or a dotted path of attributes (e.g. "df", "df.columns", "np.linalg.solve"); never evaluated as code');
+  .describe(
+    'A name in the session namespace, or a dotted path of attributes (e.g. "df", "df.columns", "np.linalg.solve"); never evaluated as code',
+  );

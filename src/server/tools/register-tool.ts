@@ -5,7 +5,7 @@ import type { DynamicTools } from '../dynamic-tools.js';
 import { checkedName } from '../namespace-reply.js';
 import { dottedNameField, guarded, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
 
-export function registerRegisterToolTool(server: McpServer, deps: ToolDeps & { dynamicTools: () => DynamicTools }): RegisteredTool {
+export function registerRegisterToolTool(server: McpServer, deps: ToolDeps & { dynamicTools: DynamicTools }): RegisteredTool {
   return server.registerTool(
     'register_tool',
     {
@@ -36,13 +36,13 @@ export function registerRegisterToolTool(server: McpServer, deps: ToolDeps & { d
         { type: 'inspect_variable', name: fn, detail: false, text_chars: 2000 },
         extra.signal,
       );
-      const registered = deps.dynamicTools().register(session_id, fn, facts, name ?? fn.split('.').pop()!, description);
+      const registered = deps.dynamicTools.register(session_id, fn, facts, name ?? fn.split('.').pop()!, description);
       return ok(registered, `Registered tool ${registered.name}(${registered.parameters.join(', ')}) → ${fn} in session ${session_id}.`);
     }),
   );
 }
 
-export function registerUnregisterToolTool(server: McpServer, deps: ToolDeps & { dynamicTools: () => DynamicTools }): RegisteredTool {
+export function registerUnregisterToolTool(server: McpServer, deps: ToolDeps & { dynamicTools: DynamicTools }): RegisteredTool {
   return server.registerTool(
     'unregister_tool',
     {
@@ -53,7 +53,7 @@ export function registerUnregisterToolTool(server: McpServer, deps: ToolDeps & {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     guarded(deps, async ({ name }) => {
-      deps.dynamicTools().unregister(name);
+      deps.dynamicTools.unregister(name);
       return ok({ name, removed: true as const });
     }),
   );
