@@ -45,7 +45,16 @@ async function main(): Promise<number | undefined> {
   }
   log(`distribution: ${distribution.kind} (${distribution.reason}); preload: ${config.preload.join(', ') || 'none'}`);
 
-  const { server, close } = createServer({ config, distribution, version, log });
+  let created;
+  try {
+    created = createServer({ config, distribution, version, log });
+  } catch (error) {
+    // A flag the server itself checks (--tools naming an unknown tool): a usage error like any other bad flag.
+    if (!(error instanceof TypeError)) throw error;
+    log(error.message);
+    return 2;
+  }
+  const { server, close } = created;
   // Security: a message longer than the largest legitimate input is skipped and answered with an error,
   // rather than closing the transport (which would end every session).
   const maxLineBytes = maxMessageBytes({ maxCodeChars: config.maxCodeChars, maxFileBytes: config.fileLimits.maxFileBytes });

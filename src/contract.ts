@@ -148,6 +148,91 @@ export const packageListingSchema = z.object({
 export type PackageListing = z.infer<typeof packageListingSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
+// The session's namespace (list_variables, inspect_variable, call_function, remove_variables, reset_session).
+
+/** A name in the namespace, or a dotted path of attributes (`df.columns`, `np.linalg.solve`): resolved with getattr only. */
+export const DOTTED_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+/** A top-level name of the namespace. */
+export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const dottedName = z.string().max(500).regex(DOTTED_NAME, 'not a name or a dotted path of names');
+const identifier = z.string().max(200).regex(IDENTIFIER, 'not a Python identifier');
+
+/** What kind of thing a name holds. */
+export const VARIABLE_KINDS = ['variable', 'module', 'function', 'class'] as const;
+
+/** Shape, dtype and memory of arrays, frames and series (null for other values). Strings are capped by the host. */
+const dataFacts = {
+  shape: z.array(count).max(64).nullable(),
+  dtype: z.string().nullable(),
+  size_bytes: count.nullable(),
+};
+export const variableSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  kind: z.enum(VARIABLE_KINDS),
+  /** A short repr (one line). */
+  repr: z.string(),
+  ...dataFacts,
+});
+export type Variable = z.infer<typeof variableSchema>;
+export const variableListingSchema = z.object({
+  variables: z.array(variableSchema).max(10_000),
+  /** Names that matched, before the harness's item cap. */
+  total: count,
+});
+export type VariableListing = z.infer<typeof variableListingSchema>;
+
+export const parameterSchema = z.object({
+  name: z.string(),
+  /** inspect.Parameter kind: POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD. */
+  kind: z.string(),
+  /** The annotation as text (`int`, `list[str]`), or null. */
+  annotation: z.string().nullable(),
+  /** repr() of the default, or null when the parameter has none. */
+  default: z.string().nullable(),
+  required: z.boolean(),
+});
+export type Parameter = z.infer<typeof parameterSchema>;
+export const inspectionSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  kind: z.enum(VARIABLE_KINDS),
+  repr: z.string(),
+  doc: z.string().nullable(),
+  signature: z.string().nullable(),
+  /** Parameters of a callable whose signature Python can tell, else null. */
+  parameters: z.array(parameterSchema).max(500).nullable(),
+  source: z.string().nullable(),
+  ...dataFacts,
+  /** len() when it has one. */
+  length: count.nullable(),
+  /** DataFrame columns with their dtypes. */
+  columns: z
+    .array(z.object({ name: z.string(), dtype: z.string() }))
+    .max(10_000)
+    .nullable(),
+  /** DataFrame/Series head() and describe() as text. */
+  head: z.string().nullable(),
+  describe: z.string().nullable(),
+  /** min/max/mean of a numeric array or series. */
+  stats: z.object({ min: z.number().nullable(), max: z.number().nullable(), mean: z.number().nullable() }).nullable(),
+  /** Public attribute names (detail only). */
+  attributes: z.array(z.string()).max(10_000).nullable(),
+});
+export type Inspection = z.infer<typeof inspectionSchema>;
+export const removalSchema = z.object({ removed: z.array(z.string()).max(1000), not_found: z.array(z.string()).max(1000) });
+export type Removal = z.infer<typeof removalSchema>;
+/** A call of a namespace function with JSON arguments (call_function, registered tools). */
+export const functionCallSchema = z.object({
+  name: dottedName,
+  args: z.array(z.unknown()).max(10_000),
+  kwargs: z.record(identifier, z.unknown()),
+});
+export type FunctionCall = z.infer<typeof functionCallSchema>;
+/** A namespace op that failed for a reason the caller can fix (a name that is not there, not callable, …). */
+export const NAMESPACE_ERRORS = ['NAME_NOT_FOUND', 'NOT_CALLABLE', 'INVALID_INPUT', 'INTERRUPTED', 'FAILED'] as const;
+
+// ---------------------------------------------------------------------------------------------------------------
 // Requests (server → session) and the reply each one gets. `REPLIES` is the request→reply map that types
 // `SessionChannel.request()`; the supervisor answers `read_file`, the worker everything else.
 
@@ -165,6 +250,16 @@ export const requestSchemas = {
    * while requests sent meanwhile run between its steps.
    */
   preload: z.object({ type: z.literal('preload') }),
+  call_function: z.object({ type: z.literal('call_function'), call: functionCallSchema, limits: outputLimitsSchema }),
+  list_variables: z.object({
+    type: z.literal('list_variables'),
+    filter: z.string().max(200).nullable(),
+    max_items: count,
+    repr_chars: count,
+  }),
+  inspect_variable: z.object({ type: z.literal('inspect_variable'), name: dottedName, detail: z.boolean(), text_chars: count }),
+  remove_variables: z.object({ type: z.literal('remove_variables'), names: z.array(identifier).max(1000) }),
+  reset: z.object({ type: z.literal('reset'), clear_files: z.boolean() }),
 } as const;
 
 export type Op = keyof typeof requestSchemas;
@@ -188,6 +283,12 @@ export const REPLIES = {
   install_wheel: z.null(),
   /** Imported module → version. */
   preload: z.record(z.string().max(200), z.string().max(200)),
+  call_function: cellOutcomeSchema,
+  list_variables: variableListingSchema,
+  inspect_variable: inspectionSchema,
+  remove_variables: removalSchema,
+  /** How many names were removed, and the files deleted when asked to. */
+  reset: z.object({ removed: count, changes: fileChangesSchema }),
 } as const satisfies Record<Op, z.ZodType>;
 export type ReplyOf<K extends Op> = z.infer<(typeof REPLIES)[K]>;
 
@@ -198,6 +299,8 @@ export const WORKER_REPLIES = {
   run_file: workerCellOutcomeSchema,
   write_file: workerFileChangesSchema,
   delete_file: workerFileChangesSchema,
+  call_function: workerCellOutcomeSchema,
+  reset: z.object({ removed: count, changes: workerFileChangesSchema }),
 } as const satisfies Record<Op, z.ZodType>;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -283,7 +386,23 @@ export const harnessRequestSchemas = {
   configure: z.object({ op: z.literal('configure'), figure_formats: z.array(z.string()) }),
   import_modules: z.object({ op: z.literal('import_modules'), names: z.array(z.string()) }),
   imported_names: z.object({ op: z.literal('imported_names'), code: z.string() }),
-  run: z.object({ op: z.literal('run'), code: z.string(), limits: outputLimitsSchema, filename: z.string().optional() }),
+  run: z.object({
+    op: z.literal('run'),
+    code: z.string(),
+    limits: outputLimitsSchema,
+    filename: z.string().optional(),
+    /** Instead of running `code`, call a namespace function with JSON arguments (call_function). */
+    call: functionCallSchema.optional(),
+  }),
+  list_variables: z.object({
+    op: z.literal('list_variables'),
+    filter: z.string().nullable(),
+    max_items: z.number(),
+    repr_chars: z.number(),
+  }),
+  inspect_variable: z.object({ op: z.literal('inspect_variable'), name: z.string(), detail: z.boolean(), text_chars: z.number() }),
+  remove_variables: z.object({ op: z.literal('remove_variables'), names: z.array(z.string()) }),
+  reset: z.object({ op: z.literal('reset'), clear_files: z.boolean() }),
   install_wheel: z.object({ op: z.literal('install_wheel'), filename: z.string(), data: z.string() }),
   /** Second half of a cell, after its callbacks ran (workers/sandbox/cell-scope.ts). */
   finish: z.object({
@@ -298,6 +417,14 @@ export const harnessRequestSchemas = {
 } as const;
 export type HarnessOp = keyof typeof harnessRequestSchemas;
 export type HarnessRequestOf<K extends HarnessOp> = z.infer<(typeof harnessRequestSchemas)[K]>;
+
+/** A namespace op's answer from the harness: its value, or an error the caller can fix. */
+function nsReply<T extends z.ZodType>(value: T) {
+  return z.union([
+    z.object({ ok: z.literal(true), value }),
+    z.object({ ok: z.literal(false), code: z.enum(NAMESPACE_ERRORS), message: z.string() }),
+  ]);
+}
 
 export const harnessReplySchemas = {
   /** errno numbers of this interpreter's libc, for the file quota. */
@@ -322,5 +449,9 @@ export const harnessReplySchemas = {
   finish: cellOutcomeBase.omit({ loaded_packages: true }),
   tasks: z.number(),
   install_wheel: z.null(),
+  list_variables: nsReply(variableListingSchema),
+  inspect_variable: nsReply(inspectionSchema),
+  remove_variables: nsReply(removalSchema),
+  reset: nsReply(z.object({ removed: z.number() })),
 } as const satisfies Record<HarnessOp, z.ZodType>;
 export type HarnessReplyOf<K extends HarnessOp> = z.infer<(typeof harnessReplySchemas)[K]>;

@@ -13,6 +13,7 @@ import io
 import json
 import linecache
 import os
+import re
 import sys
 import traceback
 import types
@@ -121,6 +122,8 @@ class Session:
         # and `import __main__` sees the user's variables (and not the harness's).
         self.namespace = sys.modules["__main__"].__dict__
         self.namespace.setdefault("__builtins__", builtins)
+        # What a fresh namespace holds (reset_session restores it): taken before any user code ran.
+        self.pristine = dict(self.namespace)
         self.execution_count = 0
         self.figure_formats = ["png"]
         self.display = []
@@ -151,7 +154,10 @@ class Session:
         }
         sys.stdout, sys.stderr = stdout, stderr
         try:
-            value = self._run_cell(request["code"], filename)
+            if request.get("call"):
+                value = _call_function(request["call"])
+            else:
+                value = self._run_cell(request["code"], filename)
             if isinstance(value, _CellTask):
                 cell["task"] = value.task
             else:
@@ -568,13 +574,339 @@ def capture_figures():
     _session.capture_figures()
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# The namespace, seen from outside a cell: list, inspect, call, remove, reset (src/contract.ts, "namespace").
+# Names arrive as data and are resolved with getattr only; nothing here evaluates a string as code.
+
+_DOTTED_NAME = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
+
+
+class _NamespaceError(Exception):
+    """A namespace request the caller can fix: answered as {"ok": false, "code", "message"}."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+
+
+def _type_name(value):
+    cls = type(value)
+    module = getattr(cls, "__module__", None)
+    name = getattr(cls, "__qualname__", cls.__name__)
+    return name if module in (None, "builtins") else "%s.%s" % (module, name)
+
+
+def _kind(value):
+    if isinstance(value, types.ModuleType):
+        return "module"
+    if isinstance(value, type):
+        return "class"
+    if callable(value):
+        return "function"
+    return "variable"
+
+
+def _short_repr(value, limit):
+    """A bounded repr: containers are abbreviated by reprlib before any long string is built."""
+    import reprlib
+
+    shortener = reprlib.Repr()
+    shortener.maxstring = shortener.maxother = max(limit, 10)
+    shortener.maxlist = shortener.maxtuple = shortener.maxset = shortener.maxdict = 20
+    try:
+        text = shortener.repr(value)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: B036 - a user __repr__ may raise anything
+        text = "<repr failed: %s>" % (type(exc).__name__,)
+    return text[:limit]
+
+
+def _finite(number):
+    try:
+        number = float(number)
+    except Exception:
+        return None
+    return number if number == number and number not in (float("inf"), float("-inf")) else None
+
+
+def _data_facts(value):
+    """shape, dtype and size_bytes of numpy arrays and pandas objects; None for everything else."""
+    facts = {"shape": None, "dtype": None, "size_bytes": None}
+    module = getattr(type(value), "__module__", "") or ""
+    if not (module.startswith("numpy") or module.startswith("pandas")):
+        return facts
+    try:
+        shape = getattr(value, "shape", None)
+        if isinstance(shape, tuple) and all(isinstance(n, int) for n in shape):
+            facts["shape"] = list(shape)[:64]
+        dtypes = getattr(value, "dtypes", None)
+        if dtypes is not None and hasattr(dtypes, "unique") and not hasattr(value, "dtype"):
+            facts["dtype"] = ", ".join(sorted(set(str(t) for t in dtypes)))
+        elif getattr(value, "dtype", None) is not None:
+            facts["dtype"] = str(value.dtype)
+        if hasattr(value, "nbytes") and not hasattr(value, "memory_usage"):
+            facts["size_bytes"] = int(value.nbytes)
+        elif hasattr(value, "memory_usage"):
+            usage = value.memory_usage(deep=False)
+            facts["size_bytes"] = int(usage.sum() if hasattr(usage, "sum") else usage)
+    except KeyboardInterrupt:
+        raise
+    except Exception:
+        pass
+    return facts
+
+
+def _resolve(name):
+    """The object a name or dotted path names: the namespace first, then builtins; attributes by getattr."""
+    if not isinstance(name, str) or not _DOTTED_NAME.match(name):
+        raise _NamespaceError("INVALID_INPUT", "%r is not a name or a dotted path of names (like df.columns)" % (name,))
+    parts = name.split(".")
+    namespace = _session.namespace
+    if parts[0] in namespace:
+        value = namespace[parts[0]]
+    elif hasattr(builtins, parts[0]):
+        value = getattr(builtins, parts[0])
+    else:
+        import difflib
+
+        close = difflib.get_close_matches(parts[0], [n for n in namespace if not n.startswith("_")], 3)
+        hint = " (did you mean %s?)" % (", ".join(close),) if close else ""
+        raise _NamespaceError(
+            "NAME_NOT_FOUND", "%r is not defined in the session's namespace%s; list_variables shows what is" % (parts[0], hint)
+        )
+    for index, part in enumerate(parts[1:], 1):
+        try:
+            value = getattr(value, part)
+        except KeyboardInterrupt:
+            raise
+        except Exception:
+            raise _NamespaceError("NAME_NOT_FOUND", "%s has no attribute %r" % (".".join(parts[:index]), part))
+    return value
+
+
+def list_variables(request):
+    pattern = request.get("filter") or ""
+    wildcard = any(c in pattern for c in "*?[")
+    import fnmatch
+
+    matched = []
+    for name in sorted(_session.namespace):
+        if name.startswith("_"):
+            continue
+        if pattern and not (fnmatch.fnmatch(name, pattern) if wildcard else pattern.lower() in name.lower()):
+            continue
+        matched.append(name)
+    variables = []
+    for name in matched[: int(request["max_items"])]:
+        value = _session.namespace.get(name)
+        facts = _data_facts(value)
+        if facts["shape"] is not None:
+            text = "%s of shape %s" % (type(value).__name__, tuple(facts["shape"]))
+        elif isinstance(value, types.ModuleType):
+            text = "<module %r>" % (getattr(value, "__name__", name),)
+        else:
+            text = " ".join(_short_repr(value, int(request["repr_chars"]) * 2).split())[: int(request["repr_chars"])]
+        entry = {"name": name, "type": _type_name(value), "kind": _kind(value), "repr": text}
+        entry.update(facts)
+        variables.append(entry)
+    return {"variables": variables, "total": len(matched)}
+
+
+def _text(value, limit):
+    return None if value is None else str(value)[:limit]
+
+
+def _parameters(value):
+    import inspect
+
+    try:
+        signature = inspect.signature(value)
+    except (TypeError, ValueError):
+        return None, None
+    parameters = []
+    for parameter in list(signature.parameters.values())[:500]:
+        annotation = parameter.annotation
+        if annotation is inspect.Parameter.empty:
+            annotation = None
+        elif isinstance(annotation, type):
+            annotation = annotation.__name__
+        else:
+            annotation = str(annotation).replace("typing.", "")
+        has_default = parameter.default is not inspect.Parameter.empty
+        variadic = parameter.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+        parameters.append(
+            {
+                "name": parameter.name,
+                "kind": parameter.kind.name,
+                "annotation": annotation,
+                "default": _short_repr(parameter.default, 200) if has_default else None,
+                "required": not has_default and not variadic,
+            }
+        )
+    return str(signature), parameters
+
+
+def inspect_variable(request):
+    import inspect
+
+    name, limit, detail = request["name"], int(request["text_chars"]), bool(request["detail"])
+    value = _resolve(name)
+    kind = _kind(value)
+    out = {
+        "name": name,
+        "type": _type_name(value),
+        "kind": kind,
+        "repr": _short_repr(value, limit),
+        "doc": None,
+        "signature": None,
+        "parameters": None,
+        "source": None,
+        "length": None,
+        "columns": None,
+        "head": None,
+        "describe": None,
+        "stats": None,
+        "attributes": None,
+    }
+    out.update(_data_facts(value))
+    if kind != "variable":
+        # An instance's docstring is its class's: noise for a variable, the point for a function or class.
+        out["doc"] = _text(inspect.getdoc(value), limit)
+    if kind in ("function", "class"):
+        out["signature"], out["parameters"] = _parameters(value)
+    if kind in ("function", "class") or (kind == "module" and detail):
+        try:
+            out["source"] = _text(inspect.getsource(value), limit)
+        except (OSError, TypeError):
+            pass
+    if kind == "variable":
+        try:
+            out["length"] = len(value)
+        except KeyboardInterrupt:
+            raise
+        except Exception:
+            pass
+    module = getattr(type(value), "__module__", "") or ""
+    if module.startswith("pandas"):
+        try:
+            dtypes = getattr(value, "dtypes", None)
+            if dtypes is not None and hasattr(dtypes, "items") and not hasattr(value, "dtype"):
+                out["columns"] = [{"name": str(c), "dtype": str(t)} for c, t in list(dtypes.items())[:1000]]
+            if hasattr(value, "head"):
+                out["head"] = _text(value.head().to_string(), limit)
+            if hasattr(value, "describe"):
+                out["describe"] = _text(value.describe().to_string(), limit)
+        except KeyboardInterrupt:
+            raise
+        except Exception:
+            pass
+    if module.startswith(("numpy", "pandas")) and getattr(value, "dtype", None) is not None:
+        try:
+            if value.dtype.kind in "iufb" and value.size > 0:
+                out["stats"] = {"min": _finite(value.min()), "max": _finite(value.max()), "mean": _finite(value.mean())}
+        except KeyboardInterrupt:
+            raise
+        except Exception:
+            pass
+    if detail:
+        try:
+            out["attributes"] = [a for a in dir(value) if not a.startswith("_")][:1000]
+        except KeyboardInterrupt:
+            raise
+        except Exception:
+            pass
+    return out
+
+
+def remove_variables(request):
+    removed, not_found = [], []
+    for name in request["names"]:
+        if name.startswith("__") and name.endswith("__"):
+            raise _NamespaceError("INVALID_INPUT", "%s belongs to the interpreter and cannot be removed" % (name,))
+        if name in _session.namespace:
+            del _session.namespace[name]
+            removed.append(name)
+        else:
+            not_found.append(name)
+    return {"removed": removed, "not_found": not_found}
+
+
+def reset(request):
+    """A fresh namespace, as after a kernel restart: user names go, modules stay imported, figures close, the
+    execution count starts again; the workspace files go too when asked."""
+    namespace = _session.namespace
+    names = [name for name in namespace if not name.startswith("_") and name not in _session.pristine]
+    namespace.clear()
+    namespace.update(_session.pristine)
+    _session.execution_count = 0
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        plt.close("all")
+    if request.get("clear_files"):
+        import shutil
+
+        for entry in os.listdir(WORKSPACE):
+            path = os.path.join(WORKSPACE, entry)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            else:
+                os.remove(path)
+    return {"removed": len(names)}
+
+
+_NAMESPACE_OPS = {
+    "list_variables": list_variables,
+    "inspect_variable": inspect_variable,
+    "remove_variables": remove_variables,
+    "reset": reset,
+}
+
+
+def _namespace_op(op, request):
+    """Runs a namespace op with anything user code prints (a __repr__, a property) thrown away."""
+    sink = BoundedStream("discarded", 0)
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = sink, sink
+    try:
+        return json.dumps({"ok": True, "value": _NAMESPACE_OPS[op](request)})
+    except _NamespaceError as exc:
+        return json.dumps({"ok": False, "code": exc.code, "message": str(exc)})
+    except KeyboardInterrupt:
+        return json.dumps({"ok": False, "code": "INTERRUPTED", "message": "interrupted"})
+    except BaseException as exc:  # noqa: B036 - user code reached through a property may raise anything
+        return json.dumps({"ok": False, "code": "FAILED", "message": "%s: %s" % (type(exc).__name__, exc)})
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _call_function(call):
+    """call_function: the namespace function `call["name"]` called with JSON arguments, inside a cell."""
+    try:
+        function = _resolve(call["name"])
+    except _NamespaceError as exc:
+        raise (NameError if exc.code == "NAME_NOT_FOUND" else ValueError)(str(exc))
+    if not callable(function):
+        raise TypeError("%s is not callable (it is a %s); inspect_variable shows what it is" % (call["name"], _type_name(function)))
+    value = function(*call.get("args", []), **call.get("kwargs", {}))
+    if type(value).__name__ == "coroutine":
+        import asyncio
+
+        return _CellTask(asyncio.ensure_future(value))
+    return value
+
+
 # The ops the worker may send, with their fields: mirrors harnessRequestSchemas in src/contract.ts
 # (test/contract.test.ts checks that the two agree).
 HARNESS_OPS = {
     "configure": ["figure_formats"],
     "import_modules": ["names"],
     "imported_names": ["code"],
-    "run": ["code", "limits", "filename"],
+    "run": ["code", "limits", "filename", "call"],
+    "list_variables": ["filter", "max_items", "repr_chars"],
+    "inspect_variable": ["name", "detail", "text_chars"],
+    "remove_variables": ["names"],
+    "reset": ["clear_files"],
     "install_wheel": ["filename", "data"],
     "finish": ["interrupted", "callback_errors", "more_errors", "pending_timers"],
     "tasks": [],
@@ -607,6 +939,8 @@ def entry(request_json):
                     "display": [],
                 }
             )
+    if op in ("list_variables", "inspect_variable", "remove_variables", "reset"):
+        return _namespace_op(op, request)
     if op == "imported_names":
         return json.dumps(imported_names(request["code"]))
     if op == "import_modules":

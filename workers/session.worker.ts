@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { parentPort, workerData } from 'node:worker_threads';
 import type {
+  FunctionCall,
   HarnessOp,
   HarnessReplyOf,
   HarnessRequestOf,
@@ -146,7 +147,21 @@ async function loadImportedPackages(runtime: PythonRuntime, harness: Harness, wo
   }
 }
 
+/** A namespace op refused for a reason the caller can fix (the code travels to the tool reply). */
+class NamespaceFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type NamespaceOp = 'list_variables' | 'inspect_variable' | 'remove_variables' | 'reset';
+type NamespaceReply = { ok: true; value: unknown } | { ok: false; code: string; message: string };
+
 function toWire(error: unknown, code = 'WORKER_ERROR'): WireError {
+  if (error instanceof NamespaceFailure) return { code: error.code, message: error.message };
   if (error instanceof WorkspaceError) return { code: error.code, message: error.message };
   if (error instanceof WorkerCrash) return { code: 'WORKER_CRASHED', message: error.message };
   const err = error as { message?: string; type?: string; errno?: number };
@@ -206,7 +221,7 @@ boot().then(
   ({ runtime, harness, workspace, info }) => {
     // The worker's own calls into Python outside a cell (cell-scope.ts refuses any other).
     const host = <T>(work: () => T | Promise<T>) => cellScope.host(work);
-    const runCell = async (id: number, code: string, limits: OutputLimits, filename?: string) => {
+    const runCell = async (id: number, code: string, limits: OutputLimits, filename?: string, call?: FunctionCall) => {
       // A stale interrupt (signalled just as the previous call ended) must not hit this one.
       Atomics.store(interruptSignal, 0, 0);
       const loaded = await host(() => loadImportedPackages(runtime, harness, workspace, code));
@@ -214,7 +229,7 @@ boot().then(
       cellScope.begin();
       let outcome: WorkerCellOutcome;
       try {
-        let reply = harness('run', { code, limits, filename });
+        let reply = harness('run', { code, limits, filename, ...(call ? { call } : {}) });
         if ('settle' in reply && reply.settle === true) {
           const stopped = reply.interrupted === true;
           const settled = await cellScope.settle({
@@ -239,6 +254,23 @@ boot().then(
       post({ id, type: 'reply', ok: true, value: changes }, transferables(changes));
     };
 
+    /**
+     * A namespace op (list, inspect, remove, reset): it runs user code too (a __repr__, a property), so it runs as a
+     * cell for the cell scope (its callbacks are cancelled at its end) and the host's deadline interrupts it.
+     */
+    const namespaceOp = <K extends NamespaceOp>(op: K, fields: Omit<HarnessRequestOf<K>, 'op'>): unknown => {
+      Atomics.store(interruptSignal, 0, 0);
+      cellScope.begin();
+      let reply: NamespaceReply;
+      try {
+        reply = harness(op, fields) as NamespaceReply;
+      } finally {
+        cellScope.end();
+      }
+      if (reply.ok) return reply.value;
+      throw new NamespaceFailure(reply.code === 'FAILED' ? 'WORKER_ERROR' : reply.code, reply.message);
+    };
+
     const handle = async (request: SessionRequest): Promise<void> => {
       if (ended) throw ended;
       switch (request.type) {
@@ -246,6 +278,27 @@ boot().then(
           return await runCell(request.id, request.code, request.limits);
         case 'run_file':
           return await runCell(request.id, workspace.readText(request.path), request.limits, request.path);
+        case 'call_function':
+          return await runCell(request.id, '', request.limits, undefined, request.call);
+        case 'list_variables': {
+          const { filter, max_items, repr_chars } = request;
+          post({ id: request.id, type: 'reply', ok: true, value: namespaceOp('list_variables', { filter, max_items, repr_chars }) });
+          return;
+        }
+        case 'inspect_variable': {
+          const { name, detail, text_chars } = request;
+          post({ id: request.id, type: 'reply', ok: true, value: namespaceOp('inspect_variable', { name, detail, text_chars }) });
+          return;
+        }
+        case 'remove_variables':
+          post({ id: request.id, type: 'reply', ok: true, value: namespaceOp('remove_variables', { names: request.names }) });
+          return;
+        case 'reset': {
+          const { removed } = namespaceOp('reset', { clear_files: request.clear_files }) as { removed: number };
+          const changes = workspace.collectChanges();
+          post({ id: request.id, type: 'reply', ok: true, value: { removed, changes } }, transferables(changes));
+          return;
+        }
         case 'write_file':
           workspace.writeFile(request.path, request.data, { append: request.append, overwrite: request.overwrite });
           return replyWithChanges(request.id);

@@ -11,6 +11,7 @@ import { PyodideMcpError } from '../errors.js';
 import { legacyHint } from '../python/legacy-hint.js';
 import { sessionUri } from '../sandbox/host-paths.js';
 import { jsonBytes, shrinkLongestStrings } from '../sandbox/reply-caps.js';
+import type { CellSource } from '../sessions/channel.js';
 import type { Execution } from '../sessions/manager.js';
 import { countField, fileRefSchema, orNull, type ToolDeps } from './tools/shared.js';
 
@@ -53,7 +54,7 @@ type CallExtra = Parameters<ToolCallback<undefined>>[0];
 export async function runWithProgress(
   deps: ToolDeps,
   sessionId: string,
-  source: { code: string } | { path: string },
+  source: CellSource,
   timeoutMs: number,
   extra: CallExtra,
   newSession = false,

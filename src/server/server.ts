@@ -19,6 +19,15 @@ import { registerReadFileTool } from './tools/read-file.js';
 import { registerRunFileTool } from './tools/run-file.js';
 import { registerServerInfoTool } from './tools/server-info.js';
 import { registerUploadFileTool } from './tools/upload-file.js';
+import { registerCallFunctionTool } from './tools/call-function.js';
+import { registerExportNotebookTool } from './tools/export-notebook.js';
+import { registerInspectVariableTool } from './tools/inspect-variable.js';
+import { registerListVariablesTool } from './tools/list-variables.js';
+import { registerRegisterToolTool, registerUnregisterToolTool } from './tools/register-tool.js';
+import { registerRemoveVariablesTool } from './tools/remove-variables.js';
+import { registerResetSessionTool } from './tools/reset-session.js';
+import { DynamicTools } from './dynamic-tools.js';
+import { applyToolProfile, recordTools } from './tool-profile.js';
 import { registerWriteFileTool } from './tools/write-file.js';
 import { registerSessionFileResources } from './resources.js';
 import type { ToolDeps } from './tools/shared.js';
@@ -39,7 +48,8 @@ export function createServer(options: {
   const server = new McpServer(
     { name: 'pyodide-mcp', version },
     {
-      capabilities: { tools: {}, resources: { listChanged: false }, logging: {} },
+      // listChanged: register_tool adds tools at run time, and a session's tools go when it ends.
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: false }, logging: {} },
       instructions:
         'Runs Python (Pyodide, WebAssembly) in sandboxed, stateful sessions with no network. ' +
         'Start with execute_code (omit session_id to get a new session), then pass the returned session_id to keep variables and files.',
@@ -47,8 +57,11 @@ export function createServer(options: {
   );
   const sessions = new SessionManager(config, distribution, log);
   const deps: ToolDeps = { sessions, config, log };
-  const tools = [
-    ...[
+  // Filled with every built-in tool's name once they are registered: register_tool never shadows one.
+  const builtinNames = new Set<string>();
+  const toolDeps = { ...deps, dynamicTools: new DynamicTools(server, deps, builtinNames) };
+  const tools = recordTools(server, () => {
+    for (const register of [
       registerCreateSessionTool,
       registerExecuteCodeTool,
       registerListSessionsTool,
@@ -62,13 +75,31 @@ export function createServer(options: {
       registerRunFileTool,
       registerUploadFileTool,
       registerDownloadFileTool,
-    ].map((register) => register(server, deps)),
-    registerServerInfoTool(server, { ...deps, version }),
-  ];
+      registerListVariablesTool,
+      registerInspectVariableTool,
+      registerCallFunctionTool,
+      registerRemoveVariablesTool,
+      registerResetSessionTool,
+      registerExportNotebookTool,
+    ]) {
+      register(server, deps);
+    }
+    registerRegisterToolTool(server, toolDeps);
+    registerUnregisterToolTool(server, toolDeps);
+    registerServerInfoTool(server, { ...deps, version });
+  });
+  for (const name of tools.keys()) builtinNames.add(name);
   if (!config.structuredContent) {
     // --no-structured-content: no output schema either, since the SDK (and clients) require structuredContent
     // from a tool that declares one.
-    for (const tool of tools) tool.outputSchema = undefined;
+    for (const tool of tools.values()) tool.outputSchema = undefined;
+  }
+  try {
+    applyToolProfile(tools, config);
+  } catch (error) {
+    // A bad --tools: the warm pool has started booting; stop it before the CLI exits.
+    void sessions.closeAll();
+    throw error;
   }
   registerSessionFileResources(server, sessions, config.maxReplyBytes);
   return {

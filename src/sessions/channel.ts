@@ -12,6 +12,7 @@ import {
   REPLIES,
   sessionMessageSchema,
   type CellOutcome,
+  type FunctionCall,
   type Op,
   type OutputLimits,
   type ReplyOf,
@@ -23,6 +24,9 @@ import {
 import { isErrorCode, PyodideMcpError } from '../errors.js';
 import type { MemoryWatchdog } from '../sandbox/memory-watchdog.js';
 import { spawnSession, type SessionEndpoint, type SpawnOptions } from './spawn.js';
+
+/** What a cell runs: code, a workspace file (run_file) or a call of a namespace function (call_function). */
+export type CellSource = { code: string } | { path: string } | { call: FunctionCall };
 
 /** Why a running cell was interrupted. */
 export type InterruptReason = 'timeout' | 'cancelled';
@@ -39,8 +43,8 @@ export interface ChannelOptions extends Omit<SpawnOptions, 'log'> {
 }
 
 export interface ExecuteOptions {
-  /** Code to run, or a workspace file to run (run_file). */
-  source: { code: string } | { path: string };
+  /** Code to run, a workspace file to run (run_file), or a namespace function to call (call_function). */
+  source: CellSource;
   limits: OutputLimits;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -142,12 +146,59 @@ export class SessionChannel {
    * session is terminated and the promise rejects.
    */
   async execute(options: ExecuteOptions): Promise<ExecuteResult> {
+    const { source, limits } = options;
+    const { value: outcome, interrupted } = await this.withDeadline(options, () =>
+      'code' in source
+        ? this.request({ type: 'execute', code: source.code, limits })
+        : 'path' in source
+          ? this.request({ type: 'run_file', path: source.path, limits })
+          : this.request({ type: 'call_function', call: source.call, limits }),
+    );
+    return { outcome, interrupted };
+  }
+
+  /**
+   * Sends a request that runs user code outside a cell (a namespace op: a __repr__ or a property may loop) under the
+   * same deadline as a cell. Interrupted, it rejects with EXEC_TIMEOUT / EXEC_CANCELLED and the session is intact.
+   */
+  async requestWithin<K extends Op>(
+    body: RequestOf<K> & { type: K },
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<ReplyOf<K>> {
     let interrupted: InterruptReason | null = null;
+    try {
+      const result = await this.withDeadline(options, () => this.request<K>(body));
+      interrupted = result.interrupted;
+      return result.value;
+    } catch (error) {
+      interrupted ??= this.lastInterrupt;
+      if (interrupted && !this.deadReason) {
+        throw new PyodideMcpError(
+          interrupted === 'timeout' ? 'EXEC_TIMEOUT' : 'EXEC_CANCELLED',
+          interrupted === 'timeout'
+            ? `${body.type} exceeded the ${options.timeoutMs / 1000} s time limit (user code such as a __repr__ or a property ran too long) and was interrupted. The session and its variables are intact.`
+            : `${body.type} was cancelled by the client. The session and its variables are intact.`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Why the last deadline-bound request was interrupted (for requestWithin's error). */
+  private lastInterrupt: InterruptReason | null = null;
+
+  /** Runs `send` with the timeout → interrupt → terminate sequence (see execute()). */
+  private async withDeadline<T>(
+    options: { timeoutMs: number; signal?: AbortSignal },
+    send: () => Promise<T>,
+  ): Promise<{ value: T; interrupted: InterruptReason | null }> {
+    let interrupted: InterruptReason | null = null;
+    this.lastInterrupt = null;
     let graceTimer: NodeJS.Timeout | undefined;
     let resignal: NodeJS.Timeout | undefined;
     const interrupt = (reason: InterruptReason) => {
       if (interrupted || this.deadReason) return;
-      interrupted = reason;
+      interrupted = this.lastInterrupt = reason;
       this.endpoint.interrupt();
       // Why repeat it: Pyodide consumes the signal with a plain read-then-zero of the buffer, so a store that
       // lands between those two steps is lost (measured: about one interrupt in 25 on a tight loop). Until
@@ -171,11 +222,8 @@ export class SessionChannel {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     try {
-      const outcome =
-        'code' in options.source
-          ? await this.request({ type: 'execute', code: options.source.code, limits: options.limits })
-          : await this.request({ type: 'run_file', path: options.source.path, limits: options.limits });
-      return { outcome, interrupted };
+      const value = await send();
+      return { value, interrupted };
     } finally {
       clearTimeout(deadline);
       clearTimeout(graceTimer);

@@ -4,11 +4,20 @@
  * caller is told why a session is gone instead of getting a silent new one.
  */
 import { randomBytes } from 'node:crypto';
-import { emptyOutcome, type CellOutcome, type FilePage, type PackageListing, type RuntimeInfo } from '../contract.js';
+import {
+  emptyOutcome,
+  type CellOutcome,
+  type FilePage,
+  type PackageListing,
+  type ReplyOf,
+  type RequestOf,
+  type RuntimeInfo,
+} from '../contract.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
 import { distributionFacts, type Distribution, type DistributionFacts } from '../python/distribution.js';
 import type { Config } from '../server/config.js';
-import type { InterruptReason } from './channel.js';
+import type { CellSource, InterruptReason } from './channel.js';
+import { callSource, CellHistory } from './history.js';
 import { capOutcome } from '../sandbox/reply-caps.js';
 import { SessionFileIndex, type FileRef } from './file-index.js';
 import { SessionRegistry, type Session, type SessionSummary } from './registry.js';
@@ -81,6 +90,7 @@ export class SessionManager {
         createdAt: now,
         executionCount: 0,
         queue: new SessionQueue(now),
+        history: new CellHistory(this.config.maxHistoryCells),
       });
       // Whatever ends the session (a crash, a broken rule, memory), later calls are told why.
       channel.onDeath((reason) => {
@@ -90,6 +100,7 @@ export class SessionManager {
             new PyodideMcpError('SESSION_DEAD', `Session ${id} no longer exists: ${reason.message} ${NEW_SESSION_HINT}`),
           );
           this.log(`session ${id} ended: ${reason.message}`);
+          this.notifyEnd(id);
         }
       });
       this.log(`session ${id} created (${runtime.kind} runtime, boot ${runtime.bootMs} ms)`);
@@ -131,7 +142,7 @@ export class SessionManager {
   }
 
   /** Runs code in a session, after the calls queued before it; other sessions are unaffected. */
-  execute(id: string, source: { code: string } | { path: string }, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
+  execute(id: string, source: CellSource, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
     return this.enqueue(id, async (session): Promise<Execution> => {
       const started = performance.now();
       try {
@@ -144,6 +155,7 @@ export class SessionManager {
         const { interrupted } = ran;
         session.executionCount = outcome.execution_count;
         const files = this.applyChanges(session, outcome.changes);
+        session.history.add({ source: sourceText(source), outcome, completed: interrupted === null, at: Date.now() });
         return { outcome, files, interrupted, terminated: null, durationMs: performance.now() - started };
       } catch (error) {
         if (!(error instanceof PyodideMcpError) || !['EXEC_TIMEOUT', 'EXEC_CANCELLED', 'WORKER_CRASHED'].includes(error.code)) throw error;
@@ -228,6 +240,63 @@ export class SessionManager {
     this.sessions.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed. ${NEW_SESSION_HINT}`));
     await session.channel.terminate(new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed while this call was running.`));
     this.log(`session ${id} closed`);
+    this.notifyEnd(id);
+  }
+
+  /**
+   * A namespace request (list_variables, inspect_variable, remove_variables), queued like a cell and bound by the
+   * default time limit: it runs user code (a __repr__, a property) that may loop.
+   */
+  namespace<K extends 'list_variables' | 'inspect_variable' | 'remove_variables'>(
+    id: string,
+    body: RequestOf<K> & { type: K },
+    signal?: AbortSignal,
+  ): Promise<ReplyOf<K>> {
+    return this.enqueue(id, (session) => session.channel.requestWithin<K>(body, { timeoutMs: this.config.defaultTimeoutMs, signal }));
+  }
+
+  /**
+   * A fresh namespace in the same session, as after a kernel restart: user names removed, execution count and cell
+   * history started again, files kept unless `clearFiles`. Returns how many names were removed.
+   */
+  reset(id: string, clearFiles: boolean): Promise<{ removed: number; files_deleted: number }> {
+    return this.enqueue(id, async (session) => {
+      const reply = await session.channel.requestWithin(
+        { type: 'reset', clear_files: clearFiles },
+        { timeoutMs: this.config.defaultTimeoutMs },
+      );
+      this.applyChanges(session, reply.changes);
+      session.executionCount = 0;
+      session.history.clear();
+      this.notifyEnd(id);
+      return { removed: reply.removed, files_deleted: reply.changes.deleted.length };
+    });
+  }
+
+  /** A session's cell history (export_notebook); answers at once, even while the session runs code. */
+  historyOf(id: string): { history: CellHistory; python: string } {
+    const session = this.find(id);
+    return { history: session.history, python: session.runtime.python };
+  }
+
+  /**
+   * Calls `listener` with the id of every session whose namespace goes from now on: the session ended (closed,
+   * expired, dead; not at shutdown) or was reset. What was published from the namespace (register_tool) goes with it.
+   */
+  onNamespaceGone(listener: (id: string) => void): void {
+    this.endListeners.push(listener);
+  }
+
+  private readonly endListeners: ((id: string) => void)[] = [];
+
+  private notifyEnd(id: string): void {
+    for (const listener of this.endListeners) {
+      try {
+        listener(id);
+      } catch (error) {
+        this.log(`session end listener failed: ${(error as Error).message}`);
+      }
+    }
   }
 
   /** Closes sessions idle for longer than the TTL. Busy sessions are never expired mid-call. */
@@ -236,6 +305,7 @@ export class SessionManager {
       this.sessions.bury(session.id, reason);
       void session.channel.terminate();
       this.log(`session ${session.id} expired`);
+      this.notifyEnd(session.id);
     }
   }
 
@@ -268,6 +338,13 @@ export class SessionManager {
   private find(id: string): Session {
     return this.sessions.find(id);
   }
+}
+
+/** How a cell's source reads in the history (and an exported notebook). */
+function sourceText(source: CellSource): string {
+  if ('code' in source) return source.code;
+  if ('path' in source) return `%run -i ${source.path}`;
+  return callSource(source.call);
 }
 
 /** 192 bits from the CSPRNG, base64url: unguessable and safe in URIs. */

@@ -7,6 +7,7 @@ import type { RuntimeInfo } from '../contract.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
 import type { SessionChannel } from './channel.js';
 import type { SessionFileIndex } from './file-index.js';
+import type { CellHistory } from './history.js';
 import type { SessionQueue } from './session-queue.js';
 
 export interface Session {
@@ -18,6 +19,8 @@ export interface Session {
   createdAt: number;
   executionCount: number;
   queue: SessionQueue;
+  /** Cells run, for export_notebook (bounded by --max-history-cells). */
+  history: CellHistory;
 }
 
 /** Public view of a session, as list_sessions reports it. */

@@ -16,7 +16,6 @@ import {
   type SessionRequest,
   type SupervisorOptions,
   type WireError,
-  type WorkerCellOutcome,
   type WorkerFileChanges,
 } from '../contract.js';
 import { SESSION_WORKER_URL } from '../paths.js';
@@ -129,8 +128,8 @@ export class Supervisor {
 
   /** Keeps the bytes of changed files here and passes the change set on as metadata only. */
   private storeFiles(op: Op, value: unknown): unknown {
-    if (op === 'execute' || op === 'run_file') {
-      const outcome = value as WorkerCellOutcome;
+    if (op === 'execute' || op === 'run_file' || op === 'call_function' || op === 'reset') {
+      const outcome = value as { changes: WorkerFileChanges };
       return { ...outcome, changes: this.files.apply(outcome.changes) };
     }
     if (op === 'write_file' || op === 'delete_file') return this.files.apply(value as WorkerFileChanges);

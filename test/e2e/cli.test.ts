@@ -36,6 +36,14 @@ describe('pyodide-mcp command', () => {
       'run_file',
       'upload_file',
       'download_file',
+      'list_variables',
+      'inspect_variable',
+      'call_function',
+      'remove_variables',
+      'reset_session',
+      'register_tool',
+      'unregister_tool',
+      'export_notebook',
     ];
     for (const tool of tools) assert.match(readme, new RegExp(`### .*\`${tool}\``), tool);
   });

@@ -73,6 +73,9 @@ const SAMPLES: Record<FlagName, Sample> = {
   'no-structured-content': { value: 'true', field: (c) => c.structuredContent, expected: false, bad: 'no' },
   'resource-links': { value: 'true', field: (c) => c.resourceLinks, expected: true, bad: 'links' },
   'snapshot-dir': { value: '/var/cache/snaps', field: (c) => c.snapshotDir, expected: '/var/cache/snaps', bad: '' },
+  'max-history-cells': { value: '10', field: (c) => c.maxHistoryCells, expected: 10, bad: '-1' },
+  tools: { value: 'execute_code, list_files', field: (c) => c.tools, expected: ['execute_code', 'list_files'] },
+  profile: { value: 'compact', field: (c) => c.profile, expected: 'compact', bad: 'tiny' },
   'wheels-dir': { value: '/opt/wheels', field: (c) => c.wheelDirs, expected: [{ path: '/opt/wheels', private: false }], bad: '' },
 };
 
@@ -110,6 +113,9 @@ describe('parseConfig', () => {
       allowNetwork: false,
       indexUrl: 'https://pypi.org/pypi',
       maxMemoryMb: DEFAULT_MAX_WASM_MEMORY_MB,
+      maxHistoryCells: 500,
+      tools: null,
+      profile: 'full',
       isolation: 'process',
       maxReplyBytes: 4 * 2 ** 20,
       maxSessionMemoryMb: 2048,

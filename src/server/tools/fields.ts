@@ -52,3 +52,11 @@ export const pathField = z
   .string()
   .max(4096)
   .describe('Path in the session workspace, relative (e.g. "data/input.csv") or under /workspace');
+
+/** A namespace name or dotted path, as the namespace tools accept it; checked by `checkedName`. */
+export const dottedNameField = z
+  .string()
+  .max(500)
+  .describe(
+    'A name in the session namespace, or a dotted path of attributes (e.g. "df", "df.columns", "np.linalg.solve"); never evaluated as code',
+  );

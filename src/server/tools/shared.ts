@@ -25,7 +25,7 @@ export function hostAccess(config: Config): { access: HostAccess; where: string 
   return { access, where };
 }
 
-export { countField, optionalArg, orNull, pathField, sessionIdField, timeoutField } from './fields.js';
+export { countField, dottedNameField, optionalArg, orNull, pathField, sessionIdField, timeoutField } from './fields.js';
 
 /**
  * A successful reply: structured content plus the same data as compact JSON text (the MCP spec's fallback for

@@ -1,0 +1,46 @@
+/** call_function: calls a namespace function with JSON arguments; same reply, queue and limits as execute_code. */
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { PyodideMcpError } from '../../errors.js';
+import { executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
+import { checkedName } from '../namespace-reply.js';
+import { dottedNameField, guarded, optionalArg, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
+
+export function registerCallFunctionTool(server: McpServer, deps: ToolDeps): RegisteredTool {
+  const { config } = deps;
+  return server.registerTool(
+    'call_function',
+    {
+      title: 'Call a function',
+      description:
+        'Calls a function (or any callable) of the session namespace with JSON arguments: args positionally, kwargs by keyword. ' +
+        'Same reply as execute_code (result is the repr of the return value; stdout, figures, errors), same queue and time limits.',
+      inputSchema: z.strictObject({
+        session_id: sessionIdField,
+        name: dottedNameField,
+        args: optionalArg(z.array(z.unknown()).max(10_000), 'Positional arguments, as JSON values (default none)'),
+        kwargs: optionalArg(z.record(z.string(), z.unknown()), 'Keyword arguments, as a JSON object (default none)'),
+        timeout_seconds: timeoutField(config),
+      }),
+      outputSchema: executionOutputShape,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    guarded(deps, async ({ session_id, name, args, kwargs, timeout_seconds }, extra) => {
+      const call = checkedCall(name, args ?? [], kwargs ?? {}, config.maxCodeChars);
+      return runWithProgress(deps, session_id, { call }, timeoutFor(config, timeout_seconds), extra);
+    }),
+  );
+}
+
+/** A call the session may be sent: a checked name, identifier keywords, arguments no larger than --max-code-chars. */
+export function checkedCall(name: string, args: unknown[], kwargs: Record<string, unknown>, maxChars: number) {
+  for (const key of Object.keys(kwargs)) checkedName(key, 'keyword argument', false);
+  const size = JSON.stringify([args, kwargs]).length;
+  if (size > maxChars) {
+    throw new PyodideMcpError(
+      'INVALID_INPUT',
+      `The arguments are ${size} characters of JSON, more than the limit of ${maxChars} (--max-code-chars). Write large data to a file with write_file and pass its path.`,
+    );
+  }
+  return { name: checkedName(name), args, kwargs };
+}
