@@ -13,7 +13,7 @@ import { IDENTIFIER, type Parameter } from '../contract.js';
 import { PyodideMcpError } from '../errors.js';
 import { executionOutputShape, runWithProgress } from './execution-reply.js';
 import { checkedCall } from './tools/call-function.js';
-import { guarded, optionalArg, type ToolDeps } from './tools/shared.js';
+import { guarded, optionalArg, orNull, type ToolDeps } from './tools/shared.js';
 
 /** What a registered tool may be called. */
 export const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
@@ -152,7 +152,8 @@ function parameterSchema(p: Parameter) {
   const base = optional ? (optional[2] ?? optional[3] ?? optional[4] ?? '') : annotation;
   let schema: z.ZodType =
     base === 'int'
-      ? z.number().int()
+      ? // zod states ±2^53 as an integer's bounds; Python's int has none.
+        z.number().int().meta({ minimum: undefined, maximum: undefined })
       : base === 'float'
         ? z.number()
         : base === 'str'
@@ -164,14 +165,16 @@ function parameterSchema(p: Parameter) {
               : /^(dict|Dict|Mapping)(\[.*\])?$/.test(base)
                 ? z.record(z.string(), z.unknown())
                 : z.unknown();
-  if (optional) schema = schema.nullable();
   const described = [
     p.annotation ? `${p.annotation.slice(0, 100)}` : null,
     p.default !== null ? `default ${p.default.slice(0, 100)}` : null,
   ]
     .filter(Boolean)
     .join(', ');
-  return p.required ? schema.describe(described || p.name) : optionalArg(schema, described || p.name);
+  const description = described || p.name;
+  // `Optional[T]` accepts None: null is a value here (anyOf, see orNull), not "not given".
+  if (optional) schema = orNull(schema, description);
+  return p.required ? schema.describe(description) : optionalArg(schema, description);
 }
 
 function firstParagraph(doc: string | null): string | undefined {

@@ -30,8 +30,8 @@ export function registerInspectVariableTool(server: McpServer, deps: ToolDeps): 
             z.object({
               name: z.string(),
               kind: z.string(),
-              annotation: z.string().nullable(),
-              default: z.string().nullable(),
+              annotation: orNull(z.string(), 'The annotation as written'),
+              default: orNull(z.string(), 'repr() of the default value'),
               required: z.boolean(),
             }),
           ),
@@ -43,7 +43,11 @@ export function registerInspectVariableTool(server: McpServer, deps: ToolDeps): 
         head: orNull(z.string(), 'head() of a DataFrame or Series'),
         describe: orNull(z.string(), 'describe() of a DataFrame or Series'),
         stats: orNull(
-          z.object({ min: z.number().nullable(), max: z.number().nullable(), mean: z.number().nullable() }),
+          z.object({
+            min: orNull(z.number(), 'Smallest value (null when not finite)'),
+            max: orNull(z.number(), 'Largest value (null when not finite)'),
+            mean: orNull(z.number(), 'Mean (null when not finite)'),
+          }),
           'min, max and mean of numeric data',
         ),
         attributes: orNull(z.array(z.string()), 'Public attribute names (with detail: true)'),
