@@ -101,12 +101,12 @@ describe('namespace tools', () => {
   });
 
   it('call_function: JSON arguments, same reply as execute_code', async () => {
-    const r = await h.ok('call_function', { session_id: s, name: 'add', args: [2], kwargs: { b: 5 } });
+    const r = await h.ok('call_function', { session_id: s, name: 'add', args: [2], kwargs: [{ name: 'b', value: 5 }] });
     assert.equal(r.success, true);
     assert.equal(r.result, '7');
     assert.equal(r.stdout, 'adding 2 5\n');
     assert.ok(r.execution_count >= 2);
-    const made = await h.ok('call_function', { session_id: s, name: 'Point', kwargs: { x: 1 } });
+    const made = await h.ok('call_function', { session_id: s, name: 'Point', kwargs: [{ name: 'x', value: 1 }] });
     assert.match(made.result, /Point object/);
     const joined = await h.ok('call_function', { session_id: s, name: 'math.hypot', args: [3, 4] });
     assert.equal(joined.result, '5.0');
@@ -127,7 +127,7 @@ describe('namespace tools', () => {
     assert.equal(r.error.type, 'TypeError');
     let bad = await h.call('call_function', { session_id: s, name: 'add', args: '1, 2' });
     assert.equal(bad.isError, true, 'args must be a JSON array');
-    bad = await h.call('call_function', { session_id: s, name: 'add', kwargs: { 'a=1; import os': 1 } });
+    bad = await h.call('call_function', { session_id: s, name: 'add', kwargs: [{ name: 'a=1; import os', value: 1 }] });
     assert.match(textOf(bad), /^INVALID_INPUT: keyword argument .* is not a Python identifier/);
     bad = await h.call('call_function', { session_id: s, name: "exec('x=0')" });
     assert.match(textOf(bad), /^INVALID_INPUT/);

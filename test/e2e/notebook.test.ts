@@ -31,7 +31,7 @@ describe('export_notebook', () => {
     const s = (await h.ok('execute_code', { code: 'x = 41\nprint("hello")\nx' })).session_id;
     await h.ok('execute_code', { session_id: s, code: 'import sys\nprint("warn", file=sys.stderr)\n1/0' });
     await h.ok('execute_code', { session_id: s, code: 'def f(a, b=2):\n    return a * b' });
-    await h.ok('call_function', { session_id: s, name: 'f', args: [3], kwargs: { b: 'x' } });
+    await h.ok('call_function', { session_id: s, name: 'f', args: [3], kwargs: [{ name: 'b', value: 'x' }] });
     const reply = await h.ok('export_notebook', { session_id: s });
     assert.equal(reply.cells, 4);
     assert.equal(reply.dropped_cells, 0);
