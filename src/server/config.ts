@@ -78,6 +78,7 @@ export const FLAGS = {
   tools: { schema: list.optional(), default: undefined, help: 'Comma-separated allow-list of the tools to expose (default: all of the profile).' },
   profile: { schema: z.enum(['full', 'compact']), default: 'full', help: 'Tool set: "full" (every tool) or "compact" (execute_code, list_files, read_file, write_file, list_variables, inspect_variable, reset_session, with shorter descriptions, for small context windows).' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels, used instead of the defaults (the package's wheels/, then $XDG_CACHE_HOME/pyodide-mcp/<pyodide version>/wheels, else ~/.cache/…, filled by `pyodide-mcp fetch-wheels`)." },
+  'lock-file': { schema: z.string().min(1).optional(), default: undefined, help: "pyodide-lock.json the modern runtime loads packages by and verifies wheels against, instead of the installed pyodide package's own (a mirror's or a test's lock with extra packages; `pyodide-mcp fetch-wheels --lock-file` takes the same file). It decides which wheel bytes are trusted: name only a file you trust." },
 } as const satisfies Record<string, FlagSpec>;
 
 export type FlagName = keyof typeof FLAGS;
@@ -195,6 +196,8 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     profile: read('profile'),
     /** Where the modern runtime's wheels are looked for, in order (src/python/wheel-check.ts). */
     wheelDirs: wheelDirs(read('wheels-dir'), cwd, env),
+    /** The pyodide-lock.json given with --lock-file (absolute), or undefined for the pinned one. */
+    lockFile: ((value) => (value === undefined ? undefined : resolve(cwd, value)))(read('lock-file')),
   };
 }
 
