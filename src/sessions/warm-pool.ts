@@ -226,7 +226,7 @@ export class WarmPool {
  * or null when such a snapshot is not possible (a package of the closure is not pure Python, or is not verified).
  * [] when nothing is preloaded.
  */
-function pureClosure(distribution: Distribution, preload: string[]): string[] | null {
+export function pureClosure(distribution: Distribution, preload: string[]): string[] | null {
   if (preload.length === 0) return [];
   let closure;
   try {
