@@ -115,6 +115,7 @@ describe('parseConfig', () => {
       indexUrl: 'https://pypi.org/pypi',
       maxMemoryMb: DEFAULT_MAX_WASM_MEMORY_MB,
       maxHistoryCells: 500,
+      lockFile: undefined,
       tools: null,
       profile: 'full',
       isolation: 'process',
