@@ -4,17 +4,23 @@
  * same run, with the default process isolation and thread isolation side by side. Prints a Markdown table and
  * writes bench/results/latest.json.
  *
- * Environment knobs (for a quicker run): BENCH_ROUNDS (default 1 = full), BENCH_QUICK=1.
+ * Environment knobs (for a quicker run): BENCH_ROUNDS (default 1 = full), BENCH_QUICK=1, BENCH_ONLY=pure-snapshot (only
+ * the rows of the memory snapshot that holds a pure-Python preload set).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { PACKAGE_WHEELS_DIR } from '../src/paths.js';
+import { modernVersion, readModernLock, wheelClosure } from '../src/python/distribution.js';
+import { userWheelsDir } from '../src/python/user-cache.js';
+import { checkWheelDir } from '../src/python/wheel-check.js';
+import { INVENTED_PRELOAD, inventedPackages, writeMirror } from '../test/fake-wheels.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const CLI = join(HERE, '..', 'src', 'cli.js');
@@ -405,8 +411,98 @@ async function jupyterComparison(): Promise<void> {
   record('Jupyter kernel (python3, jupyter_client): "1+1" round trip', m.rtt_ms, 'ms', undefined, undefined, true);
 }
 
+/**
+ * A ready session on the modern runtime with a pure-Python preload set: create_session until the set is imported, with
+ * the memory snapshot that holds it imported (files unpacked again from the same wheels) and without (--snapshot-dir
+ * none). Pool off, so every create boots. On the invented set (wheels built here, test/fake-wheels.ts) always; on
+ * sympy (pure Python, with mpmath) only when its verified wheels are in the package's wheels/ or the per-user cache.
+ */
+async function pureSnapshot(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'bench-pure-'));
+  try {
+    const mirror = join(root, 'wheels');
+    const lockFile = join(root, 'lock.json');
+    writeMirror(mirror, lockFile, inventedPackages());
+    const code = `import ${INVENTED_PRELOAD.join(', ')}`;
+    await readyWithAndWithout(
+      `invented pure-Python set: ${INVENTED_PRELOAD.length} packages + 1 dependency, 123 modules`,
+      INVENTED_PRELOAD.join(','),
+      code,
+      ['--wheels-dir', mirror, '--lock-file', lockFile],
+      root,
+    );
+
+    const lock = readModernLock();
+    const needed = wheelClosure(lock, ['sympy']).map((pkg) => pkg.file_name);
+    const dir = [
+      { path: PACKAGE_WHEELS_DIR, private: false },
+      { path: userWheelsDir(process.env, modernVersion()), private: true },
+    ].find((candidate) => {
+      const verified = checkWheelDir(candidate, lock).verified;
+      return needed.every((file) => verified.has(file));
+    });
+    if (dir) {
+      await readyWithAndWithout('sympy', 'sympy', 'import sympy', ['--wheels-dir', dir.path], root);
+    } else {
+      for (const how of ['without snapshot', 'from the snapshot'])
+        rows.push({
+          metric: `ready modern session, create_session → preload imported (sympy, ${how})`,
+          p50: null,
+          p95: null,
+          n: 0,
+          unit: 'ms',
+          note: 'not measured (no verified sympy/mpmath wheels: run `npx pyodide-mcp fetch-wheels --preload sympy`)',
+        });
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function readyWithAndWithout(label: string, preload: string, code: string, flags: string[], root: string): Promise<void> {
+  const n = QUICK ? 2 : 4;
+  const serve = (snapshotDir: string) =>
+    startServer(['--warm-sessions', '0', '--runtime', 'modern', '--snapshot-dir', snapshotDir, ...flags], preload);
+  /** create_session, then a cell importing the set (it waits for the session's preload). */
+  const ready = async (server: Server): Promise<number> => {
+    const [ms, created] = await timed(async () => {
+      const created = await server.call('create_session');
+      const reply = await server.call('execute_code', { session_id: created.session_id, code });
+      if (reply.error) throw new Error(JSON.stringify(reply.error));
+      return created;
+    });
+    await server.call('close_session', { session_id: created.session_id });
+    return ms;
+  };
+  const series = async (server: Server): Promise<number[]> => {
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) times.push(await ready(server));
+    await server.close();
+    return times;
+  };
+  record(`ready modern session, create_session → preload imported (${label}, without snapshot)`, await series(await serve('none')), 'ms');
+  // The first session of a server makes the snapshot; the sessions measured (a new server) boot from it.
+  const snapshotDir = join(root, `snapshots-${preload.replace(/\W/g, '_')}`);
+  const maker = await serve(snapshotDir);
+  await ready(maker);
+  await maker.close();
+  if (!(existsSync(snapshotDir) && readdirSync(snapshotDir).some((f) => f.endsWith('.snapshot')))) throw new Error('no snapshot was made');
+  record(
+    `ready modern session, create_session → preload imported (${label}, from the snapshot)`,
+    await series(await serve(snapshotDir)),
+    'ms',
+    undefined,
+    'snapshot holds the set imported; its files unpacked again from the same verified wheels',
+  );
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
+  if (process.env.BENCH_ONLY === 'pure-snapshot') {
+    await pureSnapshot();
+    report(started);
+    return;
+  }
   // The default isolation (process) and thread isolation side by side: what the security boundary costs.
   const modernWarm = await warmCreate('none', 'modern, no preload', 'process');
   await warmCreate('none', 'modern, no preload', 'thread');
@@ -428,7 +524,13 @@ async function main(): Promise<void> {
   await firstCall();
   await scaleCurve();
   await jupyterComparison();
+  await pureSnapshot();
 
+  report(started);
+}
+
+/** Prints the Markdown table and writes bench/results/latest.{json,md} (latest-<BENCH_ONLY>.… for a partial run). */
+function report(started: number): void {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '' : v >= 100 ? v.toFixed(0) : v.toFixed(2));
   const table = [
@@ -443,8 +545,10 @@ async function main(): Promise<void> {
   process.stdout.write(table + '\n');
   const out = join(HERE, '..', '..', 'bench', 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'latest.json'), JSON.stringify({ machine, date: new Date().toISOString(), rows }, null, 2));
-  writeFileSync(join(out, 'latest.md'), table + '\n');
+  // A partial run (BENCH_ONLY) does not replace the full run's results.
+  const name = process.env.BENCH_ONLY ? `latest-${process.env.BENCH_ONLY}` : 'latest';
+  writeFileSync(join(out, `${name}.json`), JSON.stringify({ machine, date: new Date().toISOString(), rows }, null, 2));
+  writeFileSync(join(out, `${name}.md`), table + '\n');
 }
 
 main().catch((error) => {

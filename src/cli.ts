@@ -38,7 +38,7 @@ async function main(): Promise<number | undefined> {
   const { config } = action;
   let distribution;
   try {
-    distribution = chooseDistribution(config.runtime, config.preload, config.wheelDirs);
+    distribution = chooseDistribution(config.runtime, config.preload, config.wheelDirs, config.lockFile);
   } catch (error) {
     log((error as Error).message);
     return 2;

@@ -338,6 +338,8 @@ export const workerInitSchema = z.object({
   wheelsDir: z.string().nullable(),
   /** Wheels in wheelsDir that the server verified against the lock: the only ones the session may load. */
   wheelFiles: z.array(z.string()),
+  /** Modern runtime: the pyodide-lock.json packages are loaded by (the pinned one, or --lock-file); null for legacy. */
+  lockFile: z.string().nullable(),
   /** Packages imported in the background after the worker reports ready, when the server sends `preload`. */
   preload: z.array(z.string()),
   /** Absolute path of workers/harness.py. */
@@ -349,6 +351,11 @@ export const workerInitSchema = z.object({
   snapshot: bytes.nullable(),
   /** Modern runtime: boot in snapshot-making mode and post a `snapshot` message before anything else runs. */
   makeSnapshot: z.boolean(),
+  /**
+   * Modern runtime, pure-Python preload set: the snapshot made (makeSnapshot) holds `preload` imported, or the one
+   * booted from (snapshot) does; after a restore the worker unpacks the same verified wheels' files again.
+   */
+  snapshotPreload: z.boolean(),
 });
 export type WorkerInit = z.infer<typeof workerInitSchema>;
 

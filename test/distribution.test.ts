@@ -5,7 +5,16 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chooseDistribution, missingWheels, readModernLock, wheelClosure, type Lockfile } from '../src/python/distribution.js';
+import {
+  chooseDistribution,
+  isPurePython,
+  missingWheels,
+  pinnedLockFile,
+  readModernLock,
+  wheelClosure,
+  type Lockfile,
+} from '../src/python/distribution.js';
+import { pureClosure } from '../src/sessions/warm-pool.js';
 
 const emptyWheels = () => mkdtempSync(join(tmpdir(), 'wheels-'));
 const STACK = ['numpy', 'pandas', 'matplotlib', 'sympy'];
@@ -84,5 +93,40 @@ describe('distribution selection', () => {
     for (const dep of ['numpy', 'python-dateutil', 'pytz', 'six']) assert.ok(names.includes(dep), dep);
     assert.ok(names.indexOf('numpy') < names.indexOf('pandas'));
     assert.throws(() => wheelClosure(readModernLock(), ['no-such-package']), /not part of Pyodide/);
+  });
+
+  it('a lock file given by path is the one sessions load by, and the reason names it', () => {
+    const { lock, dir } = fakeSympy();
+    const path = join(dir, 'test-lock.json');
+    writeFileSync(path, JSON.stringify(lock));
+    const d = chooseDistribution('auto', ['sympy'], dirs(dir), path);
+    assert.equal(d.kind, 'modern');
+    assert.equal(d.lockFile, path);
+    assert.match(d.reason, new RegExp(`verified against ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    assert.equal(chooseDistribution('auto', [], dirs(dir)).lockFile, pinnedLockFile());
+    assert.equal(chooseDistribution('auto', STACK, dirs(emptyWheels())).lockFile, null, 'legacy has none');
+  });
+});
+
+describe('which preload sets a memory snapshot may hold imported', () => {
+  const lock = readModernLock();
+  it('pure Python: py3-none-any wheels of package type "package" only', () => {
+    assert.ok(isPurePython(lock.packages.sympy!));
+    assert.ok(isPurePython(lock.packages.mpmath!));
+    assert.ok(!isPurePython(lock.packages.numpy!), 'compiled extension');
+    assert.ok(!isPurePython(Object.values(lock.packages).find((pkg) => pkg.package_type === 'shared_library')!), 'shared library');
+  });
+
+  it('a set whose closure is pure Python and verified; never one with a compiled package or an unverified wheel', () => {
+    const all = Object.values(lock.packages).map((pkg) => pkg.file_name);
+    const modern = (wheelFiles: string[]) => ({ ...chooseDistribution('auto', [], dirs(emptyWheels())), wheelFiles });
+    const identity = pureClosure(modern(all), ['sympy'])!;
+    assert.equal(identity[0], 'preload:sympy');
+    // The cache key covers every wheel of the closure by name and sha256.
+    for (const pkg of wheelClosure(lock, ['sympy'])) assert.ok(identity.includes(`${pkg.file_name}:${pkg.sha256}`), pkg.name);
+    assert.deepEqual(pureClosure(modern(all), []), [], 'nothing preloaded: the plain snapshot');
+    assert.equal(pureClosure(modern(all), ['sympy', 'numpy']), null, 'numpy is compiled');
+    assert.equal(pureClosure(modern(all), ['pandas']), null, 'pandas needs numpy');
+    assert.equal(pureClosure(modern(all.filter((f) => !f.startsWith('mpmath'))), ['sympy']), null, 'mpmath not verified');
   });
 });

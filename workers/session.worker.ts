@@ -77,14 +77,22 @@ async function boot(): Promise<Booted> {
     log,
     snapshot: init.snapshot,
     makeSnapshot: init.makeSnapshot,
+    lockFile: init.lockFile,
+    snapshotImports: init.snapshotPreload ? init.preload : [],
   });
   // The snapshot (about 30 MB) is in the interpreter's memory now; `init` is workerData, which lives as long as the
   // worker, so without this its copy stayed resident in every session (measured: one 30 MB mapping per process).
   init.snapshot = null;
   if (init.makeSnapshot && runtime.makeSnapshot) {
-    // Taken right after boot, before the interrupt buffer, the harness or any user code touch the runtime.
-    const data = runtime.makeSnapshot();
-    post({ type: 'snapshot', data }, [data.buffer as ArrayBuffer]);
+    // Taken right after boot (and the pure-Python preload set's import, with snapshotPreload), before the interrupt
+    // buffer, the harness or any user code touch the runtime. A failure costs this session nothing: the server then
+    // boots every session without a snapshot.
+    try {
+      const data = runtime.makeSnapshot();
+      post({ type: 'snapshot', data }, [data.buffer as ArrayBuffer]);
+    } catch (error) {
+      log(`could not make a memory snapshot: ${(error as Error).message}`);
+    }
   }
   const interruptible = runtime.setInterruptBuffer(interruptSignal);
   // The harness becomes its own module; we keep a direct handle on its entry point so that user code

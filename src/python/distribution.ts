@@ -18,6 +18,8 @@ export interface LockPackage {
   sha256: string;
   depends: string[];
   imports: string[];
+  /** 'package' (a wheel) or 'shared_library' (a zip of .so files other packages link against). */
+  package_type?: string;
 }
 
 export interface Lockfile {
@@ -29,6 +31,8 @@ export interface Lockfile {
 export interface Distribution {
   kind: RuntimeKind;
   distDir: string;
+  /** Modern runtime: the pyodide-lock.json it loads packages by (the pinned one unless --lock-file names another); null for legacy. */
+  lockFile: string | null;
   wheelsDir: string | null;
   /** Wheels in `wheelsDir` verified against the lock: the only ones sessions may load. */
   wheelFiles: string[];
@@ -49,8 +53,23 @@ export function modernVersion(): string {
   return (JSON.parse(readFileSync(join(modernDistDir(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-export function readModernLock(): Lockfile {
-  return JSON.parse(readFileSync(join(modernDistDir(), 'pyodide-lock.json'), 'utf8')) as Lockfile;
+/** The pinned `pyodide` package's own pyodide-lock.json. */
+export function pinnedLockFile(): string {
+  return join(modernDistDir(), 'pyodide-lock.json');
+}
+
+/** A pyodide-lock.json: the pinned one by default, or the one --lock-file names. */
+export function readModernLock(path = pinnedLockFile()): Lockfile {
+  return JSON.parse(readFileSync(path, 'utf8')) as Lockfile;
+}
+
+/**
+ * Whether a lock entry is pure Python: a `py3-none-any` wheel (no compiled extension, no shared library). Such a
+ * package's whole state after import is Python objects in the WebAssembly memory plus its files, which is what
+ * lets a memory snapshot hold it imported (src/sessions/warm-pool.ts).
+ */
+export function isPurePython(pkg: LockPackage): boolean {
+  return (pkg.package_type ?? 'package') === 'package' && /-none-any\.whl$/.test(pkg.file_name);
 }
 
 /** Canonical package name as the lock file spells it (`Pillow` → `pillow`, `python_dateutil` → `python-dateutil`). */
@@ -99,14 +118,18 @@ export const FETCH_COMMAND = 'npx pyodide-mcp fetch-wheels';
  * Picks the distribution: the modern runtime when one of `dirs` (in order) holds every wheel `preload` needs, each
  * matching the lock's sha256 (or nothing is preloaded), otherwise the legacy offline scientific distribution.
  * `requested` forces one; an impossible request throws a TypeError that says what is missing and how to fix it.
- * `lock` is the pinned pyodide-lock.json unless a test passes its own.
+ * `lockSource` is the path of the pyodide-lock.json to use (the pinned one by default, --lock-file), or a Lockfile
+ * object (tests; sessions then load by the pinned lock).
  */
 export function chooseDistribution(
   requested: 'auto' | RuntimeKind,
   preload: string[],
   dirs: WheelDir[],
-  lock: Lockfile = readModernLock(),
+  lockSource: Lockfile | string = pinnedLockFile(),
 ): Distribution {
+  // A path is what sessions load packages by too; a Lockfile object (tests) leaves them on the pinned lock.
+  const lockFile = typeof lockSource === 'string' ? lockSource : pinnedLockFile();
+  const lock = typeof lockSource === 'string' ? readModernLock(lockSource) : lockSource;
   const needed = wheelClosure(lock, preload);
   // The first directory that covers the preload set; with nothing to preload, the one offering the most packages.
   const checks: WheelDirCheck[] = [];
@@ -129,13 +152,21 @@ export function chooseDistribution(
   const modern = (reason: string): Distribution => ({
     kind: 'modern',
     distDir: modernDistDir(),
+    lockFile,
     wheelsDir: chosen && chosen.verified.size > 0 ? chosen.dir.path : null,
     wheelFiles: chosen ? [...chosen.verified].sort() : [],
     reason,
   });
   const shipped = legacyPackages();
   const legacyReady = preload.every((name) => shipped.has(name));
-  const legacy = (reason: string): Distribution => ({ kind: 'legacy', distDir: legacyDistDir(), wheelsDir: null, wheelFiles: [], reason });
+  const legacy = (reason: string): Distribution => ({
+    kind: 'legacy',
+    distDir: legacyDistDir(),
+    lockFile: null,
+    wheelsDir: null,
+    wheelFiles: [],
+    reason,
+  });
   const modernReady = preload.length === 0 || chosen !== undefined;
 
   if (requested === 'modern') {
@@ -161,7 +192,7 @@ export function chooseDistribution(
     return modern(
       preload.length === 0
         ? 'nothing to preload, so the newest runtime is used'
-        : `every wheel needed for ${preload.join(', ')} is in ${chosen!.dir.path}, verified against pyodide-lock.json`,
+        : `every wheel needed for ${preload.join(', ')} is in ${chosen!.dir.path}, verified against ${lockFile === pinnedLockFile() ? 'pyodide-lock.json' : lockFile}`,
     );
   }
   if (legacyReady) {
@@ -195,7 +226,7 @@ export interface DistributionFacts {
 /** Reads the facts of `distribution` from its own metadata (package.json, the lock file or packages.json). */
 export function distributionFacts(distribution: Distribution, preload: string[]): DistributionFacts {
   if (distribution.kind === 'modern') {
-    const lock = readModernLock();
+    const lock = readModernLock(distribution.lockFile ?? undefined);
     // Only the wheels verified when the distribution was chosen: the ones sessions may load.
     const present = new Set(distribution.wheelFiles);
     return {

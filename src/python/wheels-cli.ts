@@ -8,7 +8,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FETCH_COMMAND, modernVersion, readModernLock } from './distribution.js';
+import { FETCH_COMMAND, modernVersion, readModernLock, type Lockfile } from './distribution.js';
 import { privateDirProblem, userWheelsDir } from './user-cache.js';
 import { checkWheelDir } from './wheel-check.js';
 import {
@@ -26,6 +26,8 @@ import {
 export const PYODIDE_CDN = 'https://cdn.jsdelivr.net/pyodide/';
 /** Env var that replaces PYODIDE_CDN (a mirror with the CDN's layout, or a loopback server in tests). */
 export const CDN_ENV = 'PYODIDE_MCP_CDN_URL';
+/** Env twin of --lock-file, shared with the server's flag of the same name (src/server/config.ts). */
+export const LOCK_ENV = 'PYODIDE_MCP_LOCK_FILE';
 /** The postinstall step waits at most this long for the CDN to answer, so an offline install is not held up. */
 const POSTINSTALL_TIMEOUT_S = 3;
 /** Env var that turns the postinstall download off, as other packages offer for their binaries. */
@@ -45,6 +47,8 @@ const usage = (
   --dest              target directory (default ${userWheelsDir(env, modernVersion())},
                       shared by every install of Pyodide ${modernVersion()}; the server looks there)
   --connect-timeout   seconds an http(s) source may take to answer (default ${DEFAULT_CONNECT_TIMEOUT_MS / 1000})
+  --lock-file         pyodide-lock.json naming the wheels and their sha256 (default: the pinned pyodide package's;
+                      env ${LOCK_ENV}); the server takes the same file with its --lock-file
   --write-manifest-only   only write <dest>/manifest.json`;
 
 /** Where the command writes its lines, and whether per-file lines are wanted. */
@@ -86,6 +90,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, out:
         preload: { type: 'string', default: DEFAULT_PRELOAD.join(',') },
         dest: { type: 'string' },
         'connect-timeout': { type: 'string', default: String(DEFAULT_CONNECT_TIMEOUT_MS / 1000) },
+        'lock-file': { type: 'string' },
         'write-manifest-only': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -109,9 +114,16 @@ async function run(argv: string[], env: Record<string, string | undefined>, out:
   const dest = values.dest ?? userWheelsDir(env, version);
   const privateDest = values.dest === undefined;
 
+  const lockFile = values['lock-file'] ?? (env[LOCK_ENV] || undefined);
+  let lock: Lockfile;
+  try {
+    lock = readModernLock(lockFile);
+  } catch (err) {
+    throw new Failure(`cannot read the lock file ${lockFile}: ${(err as Error).message}`);
+  }
   let manifest: WheelManifest;
   try {
-    manifest = buildManifest(readModernLock(), preload, version);
+    manifest = buildManifest(lock, preload, version);
   } catch (err) {
     throw new Failure(`${(err as Error).message} Check the names given to --preload.`);
   }
@@ -122,7 +134,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, out:
   }
 
   // Nothing to download (another install of this version fetched them already): no network at all.
-  const present = checkWheelDir({ path: dest, private: privateDest }, readModernLock()).verified;
+  const present = checkWheelDir({ path: dest, private: privateDest }, lock).verified;
   const needed = manifest.wheels.filter((wheel) => !present.has(wheel.file_name));
   if (needed.length === 0) {
     out.line(`fetch-wheels: all ${manifest.wheels.length} wheels for ${preload.join(', ')} already present and verified in ${dest}`);

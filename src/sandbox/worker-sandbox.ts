@@ -62,12 +62,20 @@ function packageDir(name: string, fromDir: string): string | null {
   return null;
 }
 
+/** The parts of a worker's init that name what it reads. */
+interface WorkerPaths {
+  distDir: string;
+  wheelsDir: string | null;
+  harnessPath: string;
+  lockFile?: string | null;
+}
+
 /**
  * Paths a session worker must read: our compiled code, the harness, the distribution (and its package.json),
- * the `ws` package pyodide.mjs imports at boot, and the wheels directory. Nothing else: not the user's files,
+ * the `ws` package pyodide.mjs imports at boot, the wheels directory and a --lock-file. Nothing else: not the user's files,
  * not the working directory, not the server's allow-dirs.
  */
-export function workerReadPaths(init: { distDir: string; wheelsDir: string | null; harnessPath: string }): string[] {
+export function workerReadPaths(init: WorkerPaths): string[] {
   const distDir = resolve(init.distDir);
   const distPackage = existsSync(join(distDir, 'package.json')) ? distDir : dirname(distDir);
   const paths = [
@@ -77,6 +85,8 @@ export function workerReadPaths(init: { distDir: string; wheelsDir: string | nul
     distPackage + sep,
     packageDir('ws', distPackage),
     init.wheelsDir ? resolve(init.wheelsDir) + sep : null,
+    // --lock-file: the modern adapter and Pyodide's loadPackage read it (the pinned one is inside distPackage).
+    init.lockFile ? resolve(init.lockFile) : null,
   ];
   return [...new Set(paths.filter((p): p is string => typeof p === 'string'))];
 }
@@ -95,7 +105,7 @@ export function workerReadPaths(init: { distDir: string; wheelsDir: string | nul
  * 22 and 24 `--permission` (stable); `--allow-fs-read` may be repeated, one path each, on all three; the warnings
  * below are silenced by type on all three (24 tags them with a code, e.g. PERM0006).
  */
-export function workerSandboxExecArgv(init: { distDir: string; wheelsDir: string | null; harnessPath: string }): string[] {
+export function workerSandboxExecArgv(init: WorkerPaths): string[] {
   const flag = permissionFlag();
   if (!flag) return [];
   // The two start-up warnings (experimental feature, --allow-worker) would be logged for every session; the

@@ -1,8 +1,8 @@
 /**
  * Sessions booted ahead of demand, and the one place that starts session channels: what every session is started
  * with (WorkerInit), the memory watchdog they share, the memory snapshot of the modern runtime (made by the
- * first worker, cached on disk, and given to every later worker as a copy of its own), and when each session
- * imports its preload set (PreloadScheduler).
+ * first worker, cached on disk, and given to every later worker as a copy of its own; with a pure-Python preload set
+ * it holds that set imported), and when each session imports its preload set (PreloadScheduler).
  *
  * Sizing: the pool holds --warm-sessions plus the sessions taken in the last minute (at most one per core more), so an
  * agent that opens sessions one after another finds them booted; it boots up to one session per core at once.
@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { PyodideMcpError } from '../errors.js';
 import { HARNESS_PATH, MODERN_ADAPTER_URL } from '../paths.js';
-import { modernVersion, type Distribution } from '../python/distribution.js';
+import { isPurePython, modernVersion, readModernLock, wheelClosure, type Distribution } from '../python/distribution.js';
 import { SnapshotCache } from '../python/snapshot-cache.js';
 import { MemoryWatchdog } from '../sandbox/memory-watchdog.js';
 import type { Config } from '../server/config.js';
@@ -42,6 +42,10 @@ export class WarmPool {
   private readonly snapshots: SnapshotCache | null;
   private snapshot: Uint8Array | null = null;
   private makingSnapshot = false;
+  /** Snapshots hold the (pure-Python) preload set imported. */
+  private readonly snapshotPreload: boolean;
+  /** A worker asked for a snapshot became ready without one: no more tries for this server. */
+  private snapshotFailed = false;
 
   constructor(
     private readonly config: Config,
@@ -54,12 +58,17 @@ export class WarmPool {
     if (config.isolation === 'process' && !this.watchdog.supported) {
       log('--max-session-memory-mb is not enforced on this system (no /proc); engine limits still apply');
     }
-    // Snapshots hold only the interpreter's memory: packages' files and loaded shared libraries live
-    // outside it, so they are used only for the modern runtime with nothing preloaded.
+    // Snapshots hold only the interpreter's memory: packages' files and loaded shared libraries live outside it.
+    // So they are used for the modern runtime with nothing preloaded, or with a preload set that is pure Python
+    // (its files are unpacked again from the same verified wheels after a restore); not with compiled packages.
+    const snapshotPreload = distribution.kind === 'modern' ? pureClosure(distribution, config.preload) : null;
+    this.snapshotPreload = config.preload.length > 0 && snapshotPreload !== null;
     this.snapshots =
-      distribution.kind === 'modern' && config.preload.length === 0 && config.snapshotDir
-        ? new SnapshotCache(config.snapshotDir, [modernVersion(), process.version, bootCodeHash()], log)
+      snapshotPreload && config.snapshotDir
+        ? new SnapshotCache(config.snapshotDir, [modernVersion(), process.version, bootCodeHash(), ...snapshotPreload], log)
         : null;
+    if (distribution.kind === 'modern' && config.preload.length > 0 && snapshotPreload === null && config.snapshotDir)
+      log('no memory snapshot: the preload set has compiled packages, whose shared libraries a snapshot cannot hold');
     const cached = this.snapshots?.load() ?? null;
     // Kept in ordinary (not shared) memory: every worker gets a copy of its own when it is sent (structured clone,
     // or serialization into a session process's frame), so no session can write into memory another boots from.
@@ -147,7 +156,7 @@ export class WarmPool {
   private start(): SessionChannel {
     // The first worker without a snapshot makes one; the others boot from scratch meanwhile.
     const snapshot = this.snapshot;
-    const makeSnapshot = this.snapshots !== null && snapshot === null && !this.makingSnapshot;
+    const makeSnapshot = this.snapshots !== null && snapshot === null && !this.makingSnapshot && !this.snapshotFailed;
     if (makeSnapshot) this.makingSnapshot = true;
     const { config } = this;
     const channel = new SessionChannel({
@@ -156,6 +165,7 @@ export class WarmPool {
         distDir: this.distribution.distDir,
         wheelsDir: this.distribution.wheelsDir,
         wheelFiles: this.distribution.wheelFiles,
+        lockFile: this.distribution.lockFile,
         preload: config.preload,
         harnessPath: HARNESS_PATH,
         fileLimits: config.fileLimits,
@@ -163,6 +173,7 @@ export class WarmPool {
         // Security: copied on the way to the worker (see the constructor), never shared.
         snapshot,
         makeSnapshot,
+        snapshotPreload: this.snapshotPreload && (snapshot !== null || makeSnapshot),
       },
       isolation: config.isolation,
       maxHeapMb: config.maxHeapMb,
@@ -181,7 +192,14 @@ export class WarmPool {
     channel.ready.then(
       () => {
         this.booting--;
-        if (makeSnapshot) this.makingSnapshot = false;
+        if (makeSnapshot) {
+          this.makingSnapshot = false;
+          // The worker posts its snapshot before it reports ready; none means it could not make one (it said why).
+          if (this.snapshot === null) {
+            this.snapshotFailed = true;
+            this.log('no memory snapshot could be made; sessions boot without one');
+          }
+        }
         this.preloads?.add(channel, this.held.has(channel));
         this.preloads?.pump();
       },
@@ -201,6 +219,24 @@ export class WarmPool {
     );
     return channel;
   }
+}
+
+/**
+ * What a snapshot holding `preload` imported depends on (the set, and each wheel of its closure by name and sha256),
+ * or null when such a snapshot is not possible (a package of the closure is not pure Python, or is not verified).
+ * [] when nothing is preloaded.
+ */
+export function pureClosure(distribution: Distribution, preload: string[]): string[] | null {
+  if (preload.length === 0) return [];
+  let closure;
+  try {
+    closure = wheelClosure(readModernLock(distribution.lockFile ?? undefined), preload);
+  } catch {
+    return null;
+  }
+  const verified = new Set(distribution.wheelFiles);
+  if (!closure.every((pkg) => isPurePython(pkg) && verified.has(pkg.file_name))) return null;
+  return [`preload:${preload.join(',')}`, ...closure.map((pkg) => `${pkg.file_name}:${pkg.sha256.toLowerCase()}`)];
 }
 
 /**

@@ -77,6 +77,7 @@ const SAMPLES: Record<FlagName, Sample> = {
   tools: { value: 'execute_code, list_files', field: (c) => c.tools, expected: ['execute_code', 'list_files'] },
   profile: { value: 'compact', field: (c) => c.profile, expected: 'compact', bad: 'tiny' },
   'wheels-dir': { value: '/opt/wheels', field: (c) => c.wheelDirs, expected: [{ path: '/opt/wheels', private: false }], bad: '' },
+  'lock-file': { value: '/opt/mirror/pyodide-lock.json', field: (c) => c.lockFile, expected: '/opt/mirror/pyodide-lock.json', bad: '' },
 };
 
 const isSwitch = (flag: FlagName) => 'boolean' in FLAGS[flag];
@@ -114,6 +115,7 @@ describe('parseConfig', () => {
       indexUrl: 'https://pypi.org/pypi',
       maxMemoryMb: DEFAULT_MAX_WASM_MEMORY_MB,
       maxHistoryCells: 500,
+      lockFile: undefined,
       tools: null,
       profile: 'full',
       isolation: 'process',

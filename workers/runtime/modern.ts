@@ -8,7 +8,7 @@ import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
 
 export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
   const { loadPyodide } = await import('pyodide');
-  const lockFileURL = join(options.distDir, 'pyodide-lock.json');
+  const lockFileURL = options.lockFile ?? join(options.distDir, 'pyodide-lock.json');
   const pyodide = await loadPyodide({
     indexURL: options.distDir + '/',
     lockFileURL,
@@ -35,6 +35,29 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     .map(([name]) => name)
     .sort();
   const availablePackages = () => [...available];
+  const packagesForImports = (importNames: string[]) =>
+    Object.entries(lock.packages)
+      .filter(
+        ([name, pkg]) =>
+          present.has(pkg.file_name) && !(name in pyodide.loadedPackages) && pkg.imports.some((imp) => importNames.includes(imp)),
+      )
+      .map(([name]) => name);
+  const loadPackages = async (names: string[]) => {
+    if (names.length === 0) return;
+    // Progress messages (one per package) are not logged; failures are.
+    await pyodide.loadPackage(names, { messageCallback: () => {}, errorCallback: options.log, checkIntegrity: true });
+  };
+
+  const snapshotImports = options.snapshotImports ?? [];
+  if (snapshotImports.length > 0 && (options.makeSnapshot || options.snapshot)) {
+    // Restored: the modules are in sys.modules already, their files are not (loadedPackages is JavaScript state, so
+    // it starts empty and loadPackage unpacks the same verified wheels again). Making: load them as usual.
+    await loadPackages(packagesForImports(snapshotImports));
+    if (options.makeSnapshot) {
+      // `and None`: the module itself would come back as a PyProxy, which a snapshot cannot hold.
+      for (const name of snapshotImports) pyodide.runPython(`__import__(${JSON.stringify(name)}) and None`);
+    }
+  }
 
   return {
     kind: 'modern',
@@ -48,20 +71,8 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
       if (typeof fn !== 'function') throw new Error('modern runtime: expression did not evaluate to a callable');
       return fn;
     },
-    async loadPackages(names) {
-      if (names.length === 0) return;
-      // Progress messages (one per package) are not logged; failures are.
-      await pyodide.loadPackage(names, { messageCallback: () => {}, errorCallback: options.log, checkIntegrity: true });
-    },
-    packagesForImports(importNames) {
-      const wanted = Object.entries(lock.packages)
-        .filter(
-          ([name, pkg]) =>
-            present.has(pkg.file_name) && !(name in pyodide.loadedPackages) && pkg.imports.some((imp) => importNames.includes(imp)),
-        )
-        .map(([name]) => name);
-      return wanted;
-    },
+    loadPackages,
+    packagesForImports,
     loadedPackages() {
       return Object.fromEntries(Object.keys(pyodide.loadedPackages).map((name) => [name, lock.packages[name]?.version ?? '']));
     },
@@ -70,12 +81,30 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
       const entries = Object.values(lock.packages);
       return Object.fromEntries(importNames.map((name) => [name, entries.find((pkg) => pkg.imports.includes(name))?.version ?? '']));
     },
-    makeSnapshot: options.makeSnapshot ? () => pyodide.makeMemorySnapshot() : undefined,
+    makeSnapshot: options.makeSnapshot ? () => makeSnapshot(pyodide) : undefined,
     setInterruptBuffer(buffer) {
       pyodide.setInterruptBuffer(buffer);
       return true;
     },
   };
+}
+
+/**
+ * Pyodide refuses to snapshot once packages are loaded: it compares the JavaScript objects Python refers to with those
+ * a fresh boot has, and `loadedPackages` is one of them (measured: "Unexpected hiwire entry at index 6", an object
+ * expected to be `{}`). A restored runtime does start with it empty, and its packages are loaded again during boot
+ * (their files unpacked from the same wheels, which refills it), so the snapshot is taken with it emptied for the
+ * moment and refilled after.
+ */
+function makeSnapshot(pyodide: { loadedPackages: Record<string, unknown>; makeMemorySnapshot(): Uint8Array }): Uint8Array {
+  const { loadedPackages } = pyodide;
+  const loaded = { ...loadedPackages };
+  for (const name of Object.keys(loaded)) delete loadedPackages[name];
+  try {
+    return pyodide.makeMemorySnapshot();
+  } finally {
+    Object.assign(loadedPackages, loaded);
+  }
 }
 
 function safeReaddir(dir: string): string[] {

@@ -19,6 +19,14 @@ export interface BootOptions {
   snapshot?: Uint8Array | null;
   /** Modern runtime: boot so that `makeSnapshot()` can be called (before any other Python state). */
   makeSnapshot?: boolean;
+  /** Modern runtime: the pyodide-lock.json to load packages by (default the distribution's own). */
+  lockFile?: string | null;
+  /**
+   * Modern runtime, pure-Python packages only (import names). With `makeSnapshot`: loaded and imported during boot,
+   * so the snapshot holds them imported. With `snapshot`: the snapshot holds them imported but not their files
+   * (Emscripten's file system lives outside the WebAssembly memory), so their wheels are unpacked again during boot.
+   */
+  snapshotImports?: string[];
 }
 
 /**
