@@ -230,6 +230,12 @@ export class SessionManager {
     await this.enqueue(id, (session) => session.channel.request({ type: 'load_packages', packages }));
   }
 
+  /** A live session's runtime and summary, for the library's session handles; throws why a session is gone. */
+  describe(id: string): { runtime: RuntimeInfo; summary: SessionSummary } {
+    const session = this.find(id);
+    return { runtime: session.runtime, summary: this.sessions.summary(session) };
+  }
+
   list(): SessionSummary[] {
     return this.sessions.all().map((s) => this.sessions.summary(s));
   }
