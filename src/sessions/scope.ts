@@ -27,6 +27,7 @@ export type SessionAccess = Pick<
   | 'distribution'
   | 'size'
   | 'warmReady'
+  | 'warmPreloaded'
 >;
 
 /** Ids a scope keeps beyond its live sessions, so a late caller still gets why one of its own sessions is gone. */
@@ -48,6 +49,10 @@ export class SessionScope implements SessionAccess {
 
   get warmReady(): number {
     return this.manager.warmReady;
+  }
+
+  get warmPreloaded(): number {
+    return this.manager.warmPreloaded;
   }
 
   /** This client's live sessions (server_info's count says nothing about other clients). */
