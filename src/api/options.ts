@@ -45,7 +45,10 @@ function kindOf(flag: FlagName): 'boolean' | 'array' | 'number' | 'string' {
 /** The raw value the flag's schema takes for an option value, after checking its JavaScript type. */
 function toRaw(flag: FlagName, name: string, value: unknown): unknown {
   const kind = kindOf(flag);
-  const wrong = () => new TypeError(`Invalid value ${JSON.stringify(value)} for option ${name}: expected ${kind === 'array' ? 'an array of strings' : `a ${kind}`}. ${FLAGS[flag].help}`);
+  const wrong = () =>
+    new TypeError(
+      `Invalid value ${JSON.stringify(value)} for option ${name}: expected ${kind === 'array' ? 'an array of strings' : `a ${kind}`}. ${FLAGS[flag].help}`,
+    );
   if (kind === 'array') {
     if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw wrong();
     if ('multiple' in FLAGS[flag]) return value;
@@ -58,7 +61,11 @@ function toRaw(flag: FlagName, name: string, value: unknown): unknown {
 }
 
 /** Validates createSandbox() options into a Config. Throws a TypeError naming the first bad or unknown option. */
-export function configFromOptions(options: SandboxOptions, cwd = process.cwd(), env: Record<string, string | undefined> = process.env): Config {
+export function configFromOptions(
+  options: SandboxOptions,
+  cwd = process.cwd(),
+  env: Record<string, string | undefined> = process.env,
+): Config {
   if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, not ${JSON.stringify(options)}.`);
   const known = new Map(sandboxFlags.map((flag) => [optionName(flag), flag]));
   for (const name of Object.keys(options)) {
@@ -66,7 +73,8 @@ export function configFromOptions(options: SandboxOptions, cwd = process.cwd(), 
       throw new TypeError(`Unknown option ${JSON.stringify(name)}. Options: ${[...known.keys(), 'log'].join(', ')}.`);
     }
   }
-  if (options.log !== undefined && typeof options.log !== 'function') throw new TypeError('Invalid value for option log: expected a function.');
+  if (options.log !== undefined && typeof options.log !== 'function')
+    throw new TypeError('Invalid value for option log: expected a function.');
   const given = options as Record<string, unknown>;
   return buildConfig(
     (flag): RawFlag => {

@@ -81,7 +81,13 @@ export class Sandbox {
   /** Which distribution runs the sessions, and why. */
   get runtime(): Omit<SessionRuntime, 'python' | 'pyodide'> & { python: string; pyodide: string; packages: Record<string, string> } {
     const { facts, distribution } = this.manager;
-    return { python: facts.python, pyodide: facts.pyodide, distribution: distribution.kind, reason: distribution.reason, packages: facts.packages };
+    return {
+      python: facts.python,
+      pyodide: facts.pyodide,
+      distribution: distribution.kind,
+      reason: distribution.reason,
+      packages: facts.packages,
+    };
   }
 
   /** Starts a session (from the warm pool when one is ready); rejects with SESSION_LIMIT at `maxSessions`. */
@@ -93,12 +99,18 @@ export class Sandbox {
   /** A handle on a live session, e.g. one an MCP client created. Throws SESSION_NOT_FOUND (or why it is gone). */
   getSession(id: string): SandboxSession {
     const { runtime } = this.manager.describe(id);
-    return new SandboxSession(id, this.manager, this.config, {
-      python: runtime.python,
-      pyodide: runtime.pyodide,
-      distribution: runtime.kind,
-      reason: this.manager.distribution.reason,
-    }, runtime.packages);
+    return new SandboxSession(
+      id,
+      this.manager,
+      this.config,
+      {
+        python: runtime.python,
+        pyodide: runtime.pyodide,
+        distribution: runtime.kind,
+        reason: this.manager.distribution.reason,
+      },
+      runtime.packages,
+    );
   }
 
   /** Every live session, as the list_sessions tool reports them. */
@@ -213,11 +225,16 @@ export class SandboxSession {
   private async run(source: { code: string } | { path: string }, options: ExecuteOptions): Promise<ExecutionReply> {
     const id = this.live();
     if (options.timeoutSeconds !== undefined && !(typeof options.timeoutSeconds === 'number' && options.timeoutSeconds > 0)) {
-      throw new PyodideMcpError('INVALID_INPUT', `timeoutSeconds must be a positive number, not ${JSON.stringify(options.timeoutSeconds)}.`);
+      throw new PyodideMcpError(
+        'INVALID_INPUT',
+        `timeoutSeconds must be a positive number, not ${JSON.stringify(options.timeoutSeconds)}.`,
+      );
     }
     const timeoutMs = timeoutFor(this.config, options.timeoutSeconds);
     const { onProgress, onFigure } = options;
-    const stop = onProgress ? reportProgress((elapsedSeconds) => onProgress({ elapsedSeconds, timeoutSeconds: timeoutMs / 1000 })) : () => {};
+    const stop = onProgress
+      ? reportProgress((elapsedSeconds) => onProgress({ elapsedSeconds, timeoutSeconds: timeoutMs / 1000 }))
+      : () => {};
     try {
       const execution = await this.manager.execute(id, source, timeoutMs, options.signal);
       const reply = shapeExecution(id, execution, timeoutMs);

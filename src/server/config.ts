@@ -156,7 +156,9 @@ export function buildConfig(
     if (spec.multiple) given = typeof given === 'string' ? given.split(delimiter).filter(Boolean) : (given ?? []);
     const parsed = check(FLAGS[flag], given);
     if (!parsed.success) {
-      throw new TypeError(`Invalid value ${JSON.stringify(given)} for ${raw(flag).source}: ${parsed.error.issues[0]?.message}. ${spec.help}`);
+      throw new TypeError(
+        `Invalid value ${JSON.stringify(given)} for ${raw(flag).source}: ${parsed.error.issues[0]?.message}. ${spec.help}`,
+      );
     }
     return parsed.data;
   };

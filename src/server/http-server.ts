@@ -105,7 +105,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     }
     if (req.method !== 'POST') return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required.');
     if (clients.size + starting >= options.maxClients) {
-      return refuse(res, 503, `Too many clients: ${options.maxClients} MCP sessions are open (--max-clients). Close one (DELETE) or retry later.`);
+      return refuse(
+        res,
+        503,
+        `Too many clients: ${options.maxClients} MCP sessions are open (--max-clients). Close one (DELETE) or retry later.`,
+      );
     }
     starting++;
     let client: Client | undefined;

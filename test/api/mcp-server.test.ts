@@ -40,7 +40,10 @@ describe('createMcpServer', () => {
     const denied = await call(bob, 'execute_code', { code: 'secret', session_id: id });
     assert.equal(denied.isError, true);
     // Word for word what an id that never existed gets: nothing tells bob the session exists.
-    assert.equal(text(denied), text(await call(bob, 'execute_code', { code: '1', session_id: 'x'.repeat(id.length) })).replace('x'.repeat(id.length), id));
+    assert.equal(
+      text(denied),
+      text(await call(bob, 'execute_code', { code: '1', session_id: 'x'.repeat(id.length) })).replace('x'.repeat(id.length), id),
+    );
     assert.match(text(denied), /^SESSION_NOT_FOUND: /);
     for (const [tool, args] of [
       ['read_file', { session_id: id, path: 'a.txt' }],

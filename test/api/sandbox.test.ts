@@ -152,7 +152,9 @@ describe('Sandbox and sessions (modern runtime, process isolation)', () => {
     const session = await sandbox.createSession();
     const figures: { path: string; mimeType: string; data: Uint8Array }[] = [];
     const png = '\\x89PNG\\r\\n\\x1a\\nfake';
-    const r = await session.execute(`class P:\n    def _repr_png_(self):\n        return b"${png}"\nP()`, { onFigure: (f) => figures.push(f) });
+    const r = await session.execute(`class P:\n    def _repr_png_(self):\n        return b"${png}"\nP()`, {
+      onFigure: (f) => figures.push(f),
+    });
     assert.equal(r.display.length, 1);
     assert.equal(figures.length, 1);
     assert.equal(figures[0]!.mimeType, 'image/png');

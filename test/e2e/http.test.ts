@@ -56,7 +56,10 @@ const call = (client: Client, name: string, args: Record<string, unknown> = {}, 
   client.callTool({ name, arguments: args }, undefined, { timeout: 120_000, ...options }) as Promise<CallToolResult>;
 
 /** A raw HTTP request (node:http, which lets a test set Host), answered with status and body. */
-function raw(url: URL, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; body: string }> {
+function raw(
+  url: URL,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
       let body = '';
@@ -87,7 +90,12 @@ describe('Streamable HTTP with a token', () => {
   });
 
   it('refuses requests without the right bearer token (401), before reading them', async () => {
-    const wrong: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-0123456789abc' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }];
+    const wrong: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong-token-0123456789abc' },
+      { authorization: TOKEN },
+      { authorization: `Basic ${TOKEN}` },
+    ];
     for (const headers of wrong) {
       const { status, body } = await raw(server.url, { headers: { ...JSON_HEADERS, ...headers }, body: INIT });
       assert.equal(status, 401, JSON.stringify(headers));
@@ -100,11 +108,17 @@ describe('Streamable HTTP with a token', () => {
   it('refuses a foreign Host or Origin (DNS rebinding) and other paths', async () => {
     const auth = { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}` };
     assert.equal((await raw(server.url, { headers: { ...auth, host: 'evil.example' }, body: INIT })).status, 403);
-    assert.equal((await raw(server.url, { headers: { ...auth, host: `evil.example@127.0.0.1:${server.url.port}` }, body: INIT })).status, 403);
+    assert.equal(
+      (await raw(server.url, { headers: { ...auth, host: `evil.example@127.0.0.1:${server.url.port}` }, body: INIT })).status,
+      403,
+    );
     assert.equal((await raw(server.url, { headers: { ...auth, origin: 'http://evil.example' }, body: INIT })).status, 403);
     assert.equal((await raw(server.url, { headers: { ...auth, origin: 'null' }, body: INIT })).status, 403);
     assert.equal((await raw(new URL('/other', server.url), { headers: auth, body: INIT })).status, 404);
-    const local = await raw(server.url, { headers: { ...auth, host: `localhost:${server.url.port}`, origin: `http://localhost:${server.url.port}` }, body: INIT });
+    const local = await raw(server.url, {
+      headers: { ...auth, host: `localhost:${server.url.port}`, origin: `http://localhost:${server.url.port}` },
+      body: INIT,
+    });
     assert.equal(local.status, 200, local.body);
     // An unknown MCP session id: 404, as the spec says, so the client starts over.
     assert.equal((await raw(server.url, { headers: { ...auth, 'mcp-session-id': 'made-up' }, body: INIT })).status, 404);
@@ -128,7 +142,10 @@ describe('Streamable HTTP with a token', () => {
     assert.deepEqual((await call(bob, 'list_sessions')).structuredContent, { sessions: [] });
     await assert.rejects(bob.readResource({ uri: `session://${id}/x.txt` }), /SESSION_NOT_FOUND/);
     assert.equal(((await call(alice, 'list_sessions')).structuredContent as { sessions: unknown[] }).sessions.length, 1);
-    assert.equal(((await call(alice, 'execute_code', { code: 'secret', session_id: id })).structuredContent as { result: string }).result, '42');
+    assert.equal(
+      ((await call(alice, 'execute_code', { code: 'secret', session_id: id })).structuredContent as { result: string }).result,
+      '42',
+    );
 
     await (alice.transport as StreamableHTTPClientTransport).terminateSession();
     await eventually(async () => server.stderr().includes(`session ${id} closed`), 10_000, "alice's Python session closed");
@@ -174,7 +191,10 @@ describe('Streamable HTTP without a token', () => {
   });
 
   it('refuses to bind a non-loopback address without a token (exit 2)', async () => {
-    const child = spawn(process.execPath, [CLI, '--http', '0.0.0.0:0'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, '--http', '0.0.0.0:0'], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -79,7 +79,12 @@ const SAMPLES: Record<FlagName, Sample> = {
   'wheels-dir': { value: '/opt/wheels', field: (c) => c.wheelDirs, expected: [{ path: '/opt/wheels', private: false }], bad: '' },
   http: { value: '[::1]:8931', field: (c) => c.http.listen, expected: { host: '::1', port: 8931 }, bad: '127.0.0.1:70000' },
   'auth-token': { value: 'x'.repeat(32), field: (c) => c.http.authToken, expected: 'x'.repeat(32), bad: 'short' },
-  'allowed-hosts': { value: 'mcp.example.com, 10.0.0.5', field: (c) => c.http.allowedHosts, expected: ['mcp.example.com', '10.0.0.5'], bad: 'h:80' },
+  'allowed-hosts': {
+    value: 'mcp.example.com, 10.0.0.5',
+    field: (c) => c.http.allowedHosts,
+    expected: ['mcp.example.com', '10.0.0.5'],
+    bad: 'h:80',
+  },
   'max-clients': { value: '3', field: (c) => c.http.maxClients, expected: 3, bad: '0' },
 };
 
