@@ -6,7 +6,7 @@
 import type { RuntimeKind } from '../contract.js';
 import { PyodideMcpError } from '../errors.js';
 import { chooseDistribution } from '../python/distribution.js';
-import { PACKAGE_WHEELS_DIR, packageVersion } from '../paths.js';
+import { packageVersion } from '../paths.js';
 import { sessionPath, sessionUri } from '../sandbox/host-paths.js';
 import type { Config } from '../server/config.js';
 import { checkCodeLength, reportProgress, shapeExecution, timeoutFor, type ExecutionReply } from '../server/execution-reply.js';
@@ -73,7 +73,7 @@ export class Sandbox {
     private readonly config: Config,
     private readonly log: (message: string) => void,
   ) {
-    const distribution = chooseDistribution(config.runtime, config.preload, config.wheelsDir ?? PACKAGE_WHEELS_DIR);
+    const distribution = chooseDistribution(config.runtime, config.preload, config.wheelDirs);
     log(`distribution: ${distribution.kind} (${distribution.reason}); preload: ${config.preload.join(', ') || 'none'}`);
     this.manager = new SessionManager(config, distribution, log);
   }
