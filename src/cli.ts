@@ -13,6 +13,7 @@ import { serveHttp } from './server/http-server.js';
 import { createServer } from './server/server.js';
 import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
 import { SessionManager } from './sessions/manager.js';
+import { SessionScope } from './sessions/scope.js';
 
 const log = (message: string) => process.stderr.write(`[pyodide-mcp] ${message}\n`);
 const version = packageVersion();
@@ -94,6 +95,15 @@ async function serveOverHttp(
     return 2;
   }
   const manager = new SessionManager(config, distribution, log);
+  try {
+    // A flag the server itself checks (--tools naming an unknown tool) fails here, at start, not per client.
+    await createServer({ config, version, log, sessions: new SessionScope(manager) }).close();
+  } catch (error) {
+    await manager.closeAll();
+    if (!(error instanceof TypeError)) throw error;
+    log(error.message);
+    return 2;
+  }
   let serving;
   try {
     serving = await serveHttp({

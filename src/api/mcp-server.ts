@@ -20,7 +20,14 @@ export type McpServerOptions = SandboxOptions | { sandbox: Sandbox };
 export async function createMcpServer(options: McpServerOptions = {}): Promise<McpServer> {
   const shared = 'sandbox' in options ? options.sandbox : undefined;
   const sandbox = shared ?? (await createSandbox(options as SandboxOptions));
-  const { server } = sandbox[serveMcp]();
+  let server: McpServer;
+  try {
+    ({ server } = sandbox[serveMcp]());
+  } catch (error) {
+    // A bad tools/profile option (TypeError naming it): the sandbox made for this server must not linger.
+    if (!shared) await sandbox.close();
+    throw error;
+  }
   if (!shared) {
     // The server's own sandbox ends with it (its sessions were closed by the server's own onclose).
     const closeSessions = server.server.onclose;

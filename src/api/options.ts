@@ -37,8 +37,8 @@ function kindOf(flag: FlagName): 'boolean' | 'array' | 'number' | 'string' {
   const row = FLAGS[flag];
   if ('boolean' in row) return 'boolean';
   if ('multiple' in row) return 'array';
-  if (row.default === undefined) return 'string';
-  const parsed: unknown = row.schema.parse(row.default);
+  // A row without a default shows its kind by what it makes of a sample value (a comma list gives an array).
+  const parsed: unknown = row.default === undefined ? row.schema.safeParse('x').data : row.schema.parse(row.default);
   return Array.isArray(parsed) ? 'array' : typeof parsed === 'number' ? 'number' : 'string';
 }
 

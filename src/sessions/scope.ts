@@ -4,6 +4,7 @@
  * SESSION_NOT_FOUND as for an id that never existed, and listings show only the client's own sessions. The manager
  * stays the only owner of session handles; a scope only remembers which ids are its own.
  */
+import type { ReplyOf, RequestOf } from '../contract.js';
 import type { SessionManager } from './manager.js';
 import { unknownSessionError } from './registry.js';
 
@@ -28,6 +29,10 @@ export type SessionAccess = Pick<
   | 'size'
   | 'warmReady'
   | 'warmPreloaded'
+  | 'namespace'
+  | 'reset'
+  | 'historyOf'
+  | 'onNamespaceGone'
 >;
 
 /** Ids a scope keeps beyond its live sessions, so a late caller still gets why one of its own sessions is gone. */
@@ -35,6 +40,8 @@ const REMEMBERED_GONE = 1000;
 
 export class SessionScope implements SessionAccess {
   private readonly owned = new Set<string>();
+  /** Unsubscribes this scope's namespace listeners from the manager. */
+  private readonly listeners: (() => void)[] = [];
   private closed = false;
 
   constructor(private readonly manager: SessionManager) {}
@@ -111,6 +118,31 @@ export class SessionScope implements SessionAccess {
     return this.manager.listPackages(this.own(id));
   }
 
+  namespace<K extends 'list_variables' | 'inspect_variable' | 'remove_variables'>(
+    id: string,
+    body: RequestOf<K> & { type: K },
+    signal?: AbortSignal,
+  ): Promise<ReplyOf<K>> {
+    return this.manager.namespace<K>(this.own(id), body, signal);
+  }
+
+  reset(id: string, clearFiles: boolean): ReturnType<SessionManager['reset']> {
+    return this.manager.reset(this.own(id), clearFiles);
+  }
+
+  historyOf(id: string): ReturnType<SessionManager['historyOf']> {
+    return this.manager.historyOf(this.own(id));
+  }
+
+  /** Only this client's sessions; the listener leaves the manager when the client's sessions are closed. */
+  onNamespaceGone(listener: (id: string) => void): () => void {
+    const off = this.manager.onNamespaceGone((id) => {
+      if (this.owned.has(id)) listener(id);
+    });
+    this.listeners.push(off);
+    return off;
+  }
+
   list(): ReturnType<SessionManager['list']> {
     return this.manager.list().filter((summary) => this.owned.has(summary.session_id));
   }
@@ -123,6 +155,7 @@ export class SessionScope implements SessionAccess {
   async closeAll(): Promise<void> {
     this.closed = true;
     await Promise.all(this.liveIds().map((id) => this.manager.close(id).catch(() => {})));
+    this.listeners.splice(0).forEach((off) => off());
   }
 
   /** The id if this scope created it; otherwise the error for an unknown id, word for word. */

@@ -50,6 +50,9 @@ describe('createSandbox options', () => {
       resourceLinks: true,
       snapshotDir: 'none',
       wheelsDir: '/opt/wheels',
+      maxHistoryCells: 10,
+      tools: ['execute_code', 'list_files'],
+      profile: 'compact',
     };
     const config = configFromOptions(every, '/srv');
     assert.equal(config.defaultTimeoutMs, 5000);
@@ -58,6 +61,7 @@ describe('createSandbox options', () => {
     assert.deepEqual(config.figureFormats, ['png', 'svg']);
     assert.equal(config.structuredContent, false);
     assert.equal(config.snapshotDir, null);
+    assert.deepEqual(config.tools, ['execute_code', 'list_files']);
     assert.deepEqual(configFromOptions({}).http, configFromOptions({}).http);
     const defaults = configFromOptions({}, '/srv', {});
     assert.equal(defaults.defaultTimeoutMs, 30_000);

@@ -1,8 +1,8 @@
 /**
  * Each example of examples/ runs here with a scripted model (no network, no API key): the AI SDK with the library
  * wrapped as a tool, OpenAI Agents JS over Streamable HTTP to the built command, LangChain.js over createMcpServer
- * and the in-memory transport. The frameworks need Node 22+ and are development dependencies of the client suite
- * (test/clients); where they are not installed, or on Node 20, these tests are skipped with the reason.
+ * and the in-memory transport. The frameworks need Node 22+ and are the client suite's development dependencies
+ * (test/clients); on Node 20 these tests are skipped with the reason, and CI runs them on Node 22 (.ci/run).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
