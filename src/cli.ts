@@ -1,20 +1,22 @@
 #!/usr/bin/env node
 /**
- * The `pyodide-mcp` command: parses flags, picks the distribution, serves MCP over stdio; `pyodide-mcp fetch-wheels`
- * fills the wheel cache instead (src/python/wheels-cli.ts).
+ * The `pyodide-mcp` command: parses flags, picks the distribution, serves MCP over stdio (or Streamable HTTP with
+ * --http); `pyodide-mcp fetch-wheels` fills the wheel cache instead (src/python/wheels-cli.ts).
  * The only module that reads process.argv / process.env. stdout carries protocol messages only.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { helpText, parseConfig } from './server/config.js';
-import { chooseDistribution } from './python/distribution.js';
+import { helpText, parseConfig, type Config } from './server/config.js';
+import { chooseDistribution, type Distribution } from './python/distribution.js';
 import { fetchWheelsCommand } from './python/wheels-cli.js';
-import { PACKAGE_ROOT } from './paths.js';
+import { packageVersion } from './paths.js';
+import { exposureProblem } from './server/http-access.js';
+import { serveHttp } from './server/http-server.js';
 import { createServer } from './server/server.js';
 import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
+import { SessionManager } from './sessions/manager.js';
+import { SessionScope } from './sessions/scope.js';
 
 const log = (message: string) => process.stderr.write(`[pyodide-mcp] ${message}\n`);
-const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const version = packageVersion();
 
 async function main(): Promise<number | undefined> {
   // `pyodide-mcp fetch-wheels`: not an MCP session, so its lines may use stderr freely and it exits when done.
@@ -44,6 +46,10 @@ async function main(): Promise<number | undefined> {
     return 2;
   }
   log(`distribution: ${distribution.kind} (${distribution.reason}); preload: ${config.preload.join(', ') || 'none'}`);
+  // Security: a message longer than the largest legitimate input is refused (stdio: skipped and answered with an
+  // error, rather than closing the transport, which would end every session; HTTP: 413).
+  const maxLineBytes = maxMessageBytes({ maxCodeChars: config.maxCodeChars, maxFileBytes: config.fileLimits.maxFileBytes });
+  if (config.http.listen) return serveOverHttp(config, config.http.listen, distribution, maxLineBytes);
 
   let created;
   try {
@@ -55,9 +61,6 @@ async function main(): Promise<number | undefined> {
     return 2;
   }
   const { server, close } = created;
-  // Security: a message longer than the largest legitimate input is skipped and answered with an error,
-  // rather than closing the transport (which would end every session).
-  const maxLineBytes = maxMessageBytes({ maxCodeChars: config.maxCodeChars, maxFileBytes: config.fileLimits.maxFileBytes });
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, { maxLineBytes, log });
   // A line that is not JSON-RPC is reported here by the SDK, which then reads on.
   transport.onerror = (error) => log(`stdio: ${describeStdioError(error)}`);
@@ -75,6 +78,61 @@ async function main(): Promise<number | undefined> {
   transport.onclose = () => void shutdown('transport closed');
   await server.connect(transport);
   log(`ready on stdio (messages up to ${maxLineBytes} bytes)`);
+  return undefined;
+}
+
+/** --http: Streamable HTTP at /mcp until SIGINT/SIGTERM. */
+async function serveOverHttp(
+  config: Config,
+  listen: { host: string; port: number },
+  distribution: Distribution,
+  maxBodyBytes: number,
+): Promise<number | undefined> {
+  const { authToken, allowedHosts, maxClients } = config.http;
+  const problem = exposureProblem(listen.host, authToken);
+  if (problem) {
+    log(problem);
+    return 2;
+  }
+  const manager = new SessionManager(config, distribution, log);
+  try {
+    // A flag the server itself checks (--tools naming an unknown tool) fails here, at start, not per client.
+    await createServer({ config, version, log, sessions: new SessionScope(manager) }).close();
+  } catch (error) {
+    await manager.closeAll();
+    if (!(error instanceof TypeError)) throw error;
+    log(error.message);
+    return 2;
+  }
+  let serving;
+  try {
+    serving = await serveHttp({
+      ...listen,
+      authToken,
+      allowedHosts,
+      maxClients,
+      maxBodyBytes,
+      idleMs: config.sessionTtlMs,
+      manager,
+      serverFor: (sessions) => createServer({ config, version, log, sessions }),
+      log,
+    });
+  } catch (error) {
+    log(`cannot listen on ${listen.host}:${listen.port}: ${(error as Error).message}`);
+    await manager.closeAll();
+    return 1;
+  }
+  let stopping = false;
+  const shutdown = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`shutting down (${why})`);
+    await serving.close().catch((error) => log(`error while closing: ${(error as Error).message}`));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  log(`listening on ${serving.url}${authToken ? ' (bearer token required)' : ''}`);
   return undefined;
 }
 

@@ -2,10 +2,17 @@
  * Every file the host loads from this package, in one place. Paths are computed from this module's own
  * location (dist/src/paths.js), so they hold for a clone, a global install and an npx cache alike.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Root of this package (the directory holding package.json). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** This package's version, from its package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 /** Entry of a session worker thread. */
 export const SESSION_WORKER_URL = new URL('../workers/session.worker.js', import.meta.url);

@@ -28,6 +28,20 @@ const list = z.string().transform((value) =>
         .filter(Boolean),
 );
 
+/**
+ * `--http [HOST]:PORT`: where the Streamable HTTP server listens. HOST is an IPv4 address, a name, or an IPv6 address
+ * in brackets, 127.0.0.1 when left out; PORT 0 picks a free one.
+ */
+const listenAddress = z
+  .string()
+  .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]*):(\d{1,5})$/, 'expected [HOST]:PORT, e.g. 127.0.0.1:8931 or :0')
+  .transform((value) => {
+    const at = value.lastIndexOf(':');
+    const host = value.slice(0, at).replace(/^\[(.*)\]$/, '$1');
+    return { host: host || '127.0.0.1', port: Number(value.slice(at + 1)) };
+  })
+  .refine((address) => address.port <= 65535, 'the port must be at most 65535');
+
 /** One row of the flag table. */
 interface FlagSpec {
   /** Validates the raw value (a string; strings for a `multiple` flag) and converts it. */
@@ -39,20 +53,24 @@ interface FlagSpec {
   multiple?: boolean;
   /** A switch: the flag alone means true; the env twin takes true/false/1/0. */
   boolean?: boolean;
+  /** The createSandbox() option, when the flag's camelCase name would not say its unit (default: the camelCase). */
+  option?: string;
+  /** A setting of the command (how it serves), not of the sandbox: no createSandbox() option. */
+  cliOnly?: boolean;
 }
 
 /** The flag table: `--help` is generated from it and the README documents it. One row per flag (hence prettier-ignore). */
 // prettier-ignore
 export const FLAGS = {
-  'session-ttl': { schema: seconds(30 * 24 * 3600), default: '1800', help: 'Seconds of inactivity after which a session is closed.' },
-  timeout: { schema: seconds(24 * 3600), default: '30', help: 'Default time limit of one execution, in seconds.' },
-  'max-timeout': { schema: seconds(24 * 3600), default: '300', help: 'Largest timeout_seconds a call may ask for.' },
+  'session-ttl': { schema: seconds(30 * 24 * 3600), default: '1800', option: 'sessionTtlSeconds', help: 'Seconds of inactivity after which a session is closed.' },
+  timeout: { schema: seconds(24 * 3600), default: '30', option: 'timeoutSeconds', help: 'Default time limit of one execution, in seconds.' },
+  'max-timeout': { schema: seconds(24 * 3600), default: '300', option: 'maxTimeoutSeconds', help: 'Largest timeout_seconds a call may ask for.' },
   'max-sessions': { schema: count(1, 1000), default: '16', help: 'Most sessions alive at once; creating one more fails.' },
   'max-code-chars': { schema: count(1, 10_000_000), default: '200000', help: 'Longest code accepted by execute_code, in characters.' },
   'max-output-chars': { schema: count(0, 10_000_000), default: '20000', help: 'Cap on stdout and on stderr of one execution (each), in characters.' },
   'max-result-chars': { schema: count(0, 10_000_000), default: '10000', help: "Cap on the repr of a cell's last expression, in characters." },
   'max-traceback-chars': { schema: count(0, 10_000_000), default: '10000', help: 'Cap on the traceback of an error, in characters.' },
-  'interrupt-grace': { schema: count(50, 60_000), default: '1500', help: 'Milliseconds Python gets to stop after an interrupt before its worker is terminated.' },
+  'interrupt-grace': { schema: count(50, 60_000), default: '1500', option: 'interruptGraceMs', help: 'Milliseconds Python gets to stop after an interrupt before its worker is terminated.' },
   'max-heap-mb': { schema: count(64, 65536), default: '512', help: "Cap on each session worker's JavaScript heap, in MB." },
   'warm-sessions': { schema: count(0, 64), default: '2', help: 'Sessions kept booted and ready, so create_session returns at once; 0 disables the pool.' },
   runtime: { schema: z.enum(['auto', ...RUNTIME_KINDS]), default: 'auto', help: 'Pyodide distribution: auto picks the newest that can satisfy --preload.' },
@@ -63,7 +81,7 @@ export const FLAGS = {
   'max-image-bytes': { schema: bytes(2 ** 28), default: String(2 ** 20), help: 'Largest figure returned inline as an image block; larger ones are linked only.' },
   'max-read-bytes': { schema: count(1024, 2 ** 28), default: String(2 ** 20), help: 'Largest page read_file returns in one call (larger files are paged).' },
   'figure-formats': { schema: list.pipe(z.array(z.enum(['png', 'svg'])).min(1)), default: 'png', help: 'Formats open matplotlib figures are saved in: png, or png,svg.' },
-  'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: none, so host file access is off until a directory is named.` },
+  'allow-dir': { schema: z.array(z.string().min(1)), default: undefined, multiple: true, option: 'allowDirs', help: `Host directory that upload_file/download_file may use (repeatable; env: several joined by "${delimiter}"). Default: none, so host file access is off until a directory is named.` },
   'allow-all-dirs': { schema: flag, default: 'false', boolean: true, help: 'Let upload_file/download_file use any host directory (credential files stay refused).' },
   isolation: { schema: z.enum(ISOLATIONS), default: 'process', help: 'Where each session lives: "process" (a child process of its own: the security boundary between sessions) or "thread" (a worker thread of the server: lighter, for trusted code only; not a boundary between sessions).' },
   'max-reply-bytes': { schema: count(65_536, 64 * 2 ** 20), default: String(4 * 2 ** 20), help: 'Largest tool reply, in bytes (text, structured content and images together); beyond it images are dropped and text is cut, and the reply says so.' },
@@ -79,6 +97,10 @@ export const FLAGS = {
   profile: { schema: z.enum(['full', 'compact']), default: 'full', help: 'Tool set: "full" (every tool) or "compact" (execute_code, list_files, read_file, write_file, list_variables, inspect_variable, reset_session, with shorter descriptions, for small context windows).' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels, used instead of the defaults (the package's wheels/, then $XDG_CACHE_HOME/pyodide-mcp/<pyodide version>/wheels, else ~/.cache/…, filled by `pyodide-mcp fetch-wheels`)." },
   'lock-file': { schema: z.string().min(1).optional(), default: undefined, help: "pyodide-lock.json the modern runtime loads packages by and verifies wheels against, instead of the installed pyodide package's own (a mirror's or a test's lock with extra packages; `pyodide-mcp fetch-wheels --lock-file` takes the same file). It decides which wheel bytes are trusted: name only a file you trust." },
+  http: { schema: listenAddress.optional(), default: undefined, cliOnly: true, help: 'Serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio: [HOST]:PORT, HOST 127.0.0.1 when left out, PORT 0 picks a free one (default: stdio).' },
+  'auth-token': { schema: z.string().min(16, 'a token must be at least 16 characters').max(4096).optional(), default: undefined, cliOnly: true, help: 'With --http: every request must carry "Authorization: Bearer TOKEN" (401 otherwise). Required to bind a non-loopback address. Prefer the env twin: a flag is visible in the process list.' },
+  'allowed-hosts': { schema: list.pipe(z.array(z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)$/, 'expected host names without ports')).min(1)).optional(), default: undefined, cliOnly: true, help: 'With --http: comma-separated host names the server answers to in the Host and Origin headers (DNS-rebinding protection). Default: localhost, 127.0.0.1 and [::1] on a loopback address; any host otherwise (the token guards it).' },
+  'max-clients': { schema: count(1, 10_000), default: '64', cliOnly: true, help: 'With --http: most MCP sessions (clients) open at once; one more is refused with 503.' },
 } as const satisfies Record<string, FlagSpec>;
 
 export type FlagName = keyof typeof FLAGS;
@@ -101,28 +123,53 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   const values = parseFlags(argv);
   if (values.help) return { action: 'help' };
   if (values.version) return { action: 'version' };
+  const config = buildConfig(
+    (flag) => {
+      const fromArgv = values[flag];
+      const given: unknown = fromArgv ?? env[envName(flag)] ?? FLAGS[flag].default;
+      return { given: typeof given === 'boolean' ? String(given) : given, source: fromArgv !== undefined ? `--${flag}` : envName(flag) };
+    },
+    (flag) => `--${flag}`,
+    cwd,
+    env,
+  );
+  return { action: 'run', config };
+}
 
-  /** One flag's validated value: from argv, else its env twin, else its default. */
+/** A flag's raw value (from argv, env, options or its default) and the name an error about it uses. */
+export type RawFlag = { given: unknown; source: string };
+
+/**
+ * Validates every flag's raw value with its row's schema and builds the Config. The CLI reads argv and env; the
+ * library reads createSandbox() options (src/api/options.ts): both go through here, so defaults and rules are the
+ * same. Throws a TypeError naming the bad source and value.
+ */
+export function buildConfig(
+  raw: (flag: FlagName) => RawFlag,
+  nameOf: (flag: FlagName) => string,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): Config {
+  /** One flag's validated value. */
   const read = <F extends FlagName>(flag: F): FlagValue<F> => {
     const spec: FlagSpec = FLAGS[flag];
-    const fromArgv = values[flag];
-    let given: unknown = fromArgv ?? env[envName(flag)] ?? spec.default;
-    if (typeof given === 'boolean') given = String(given);
+    let { given } = raw(flag);
     if (spec.multiple) given = typeof given === 'string' ? given.split(delimiter).filter(Boolean) : (given ?? []);
     const parsed = check(FLAGS[flag], given);
     if (!parsed.success) {
-      const source = fromArgv !== undefined ? `--${flag}` : envName(flag);
-      throw new TypeError(`Invalid value ${JSON.stringify(given)} for ${source}: ${parsed.error.issues[0]?.message}. ${spec.help}`);
+      throw new TypeError(
+        `Invalid value ${JSON.stringify(given)} for ${raw(flag).source}: ${parsed.error.issues[0]?.message}. ${spec.help}`,
+      );
     }
     return parsed.data;
   };
   const config = toConfig(read, cwd, env);
   if (config.defaultTimeoutMs > config.maxTimeoutMs) {
     throw new TypeError(
-      `--timeout (${config.defaultTimeoutMs / 1000}) is larger than --max-timeout (${config.maxTimeoutMs / 1000}); raise --max-timeout or lower --timeout.`,
+      `${nameOf('timeout')} (${config.defaultTimeoutMs / 1000}) is larger than ${nameOf('max-timeout')} (${config.maxTimeoutMs / 1000}); raise ${nameOf('max-timeout')} or lower ${nameOf('timeout')}.`,
     );
   }
-  return { action: 'run', config };
+  return config;
 }
 
 /**
@@ -198,6 +245,14 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     wheelDirs: wheelDirs(read('wheels-dir'), cwd, env),
     /** The pyodide-lock.json given with --lock-file (absolute), or undefined for the pinned one. */
     lockFile: ((value) => (value === undefined ? undefined : resolve(cwd, value)))(read('lock-file')),
+    /** Streamable HTTP (--http): null serves stdio. */
+    http: {
+      listen: read('http') ?? null,
+      authToken: read('auth-token') ?? null,
+      /** null: the default for the address (loopback names on loopback, any otherwise). */
+      allowedHosts: read('allowed-hosts') ?? null,
+      maxClients: read('max-clients'),
+    },
   };
 }
 
@@ -216,7 +271,7 @@ function wheelDirs(flag: string | undefined, cwd: string, env: Record<string, st
 /** The text of `--help`. */
 export function helpText(version: string): string {
   const lines = [
-    `pyodide-mcp ${version}: an MCP server (stdio) that runs Python in Pyodide inside Node.js worker threads.`,
+    `pyodide-mcp ${version}: an MCP server (stdio, or Streamable HTTP with --http) that runs Python in Pyodide inside Node.js worker threads.`,
     '',
     'Usage: pyodide-mcp [flags]',
     "       pyodide-mcp fetch-wheels [--help]   download the modern runtime's wheels (Python 3.14) into the per-user cache",

@@ -35,7 +35,8 @@ export const executionOutputShape = {
   loaded_packages: z.array(z.string()).describe('Offline packages loaded automatically because the code imports them'),
 };
 
-type ExecutionReply = { [K in keyof typeof executionOutputShape]: z.infer<(typeof executionOutputShape)[K]> };
+/** execute_code's structured reply; also what the library's session.execute() resolves to. */
+export type ExecutionReply = { [K in keyof typeof executionOutputShape]: z.infer<(typeof executionOutputShape)[K]> };
 
 /** How often a long execution reports progress, when the client asked for it. */
 const PROGRESS_EVERY_MS = 1000;
@@ -60,20 +61,17 @@ export async function runWithProgress(
   newSession = false,
 ): Promise<CallToolResult> {
   const progressToken = extra._meta?.progressToken;
-  const started = Date.now();
-  const progress =
+  const stop =
     progressToken === undefined
-      ? undefined
-      : setInterval(() => {
-          const elapsed = Math.round((Date.now() - started) / 1000);
+      ? () => {}
+      : reportProgress((elapsed) =>
           extra
             .sendNotification({
               method: 'notifications/progress',
               params: { progressToken, progress: elapsed, total: timeoutMs / 1000, message: `running for ${elapsed} s` },
             })
-            .catch(() => {});
-        }, PROGRESS_EVERY_MS);
-  progress?.unref();
+            .catch(() => {}),
+        );
   try {
     const execution = await deps.sessions.execute(sessionId, source, timeoutMs, extra.signal);
     explainLegacyError(deps, execution, 'code' in source ? source.code : '');
@@ -84,7 +82,28 @@ export async function runWithProgress(
       newSession,
     });
   } finally {
-    clearInterval(progress);
+    stop();
+  }
+}
+
+/**
+ * Calls `tick` with the seconds elapsed every PROGRESS_EVERY_MS until the returned stop() is called. The timer is
+ * unref()ed: a running cell keeps the process alive through its worker, not through its progress reports.
+ */
+export function reportProgress(tick: (elapsedSeconds: number) => void): () => void {
+  const started = Date.now();
+  const timer = setInterval(() => tick(Math.round((Date.now() - started) / 1000)), PROGRESS_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Refuses code longer than --max-code-chars, before it is queued. */
+export function checkCodeLength(config: ToolDeps['config'], code: string): void {
+  if (code.length > config.maxCodeChars) {
+    throw new PyodideMcpError(
+      'INVALID_INPUT',
+      `code is ${code.length} characters, more than the limit of ${config.maxCodeChars} (--max-code-chars). Split it into several calls; state persists between them.`,
+    );
   }
 }
 
@@ -148,6 +167,11 @@ export function executionReply(
   images: Image[],
   options: ReplyOptions,
 ): CallToolResult {
+  return fitToBudget(shapeExecution(sessionId, execution, timeoutMs), execution.terminated ? [] : images, options);
+}
+
+/** The structured reply of an execution: how it ended explained in `error` (timeout, cancel, session ended). */
+export function shapeExecution(sessionId: string, execution: Execution, timeoutMs: number): ExecutionReply {
   const { interrupted, terminated } = execution;
   const { outcome } = execution;
   let error = outcome.error;
@@ -167,7 +191,7 @@ export function executionReply(
             traceback: error.traceback,
           };
   }
-  const reply: ExecutionReply = {
+  return {
     session_id: sessionId,
     success: error === null,
     stdout: outcome.stdout,
@@ -181,7 +205,6 @@ export function executionReply(
     display: outcome.display.map((item) => (item.path ? { ...item, uri: sessionUri(sessionId, item.path) } : item)),
     loaded_packages: outcome.loaded_packages,
   };
-  return fitToBudget(reply, terminated ? [] : images, options);
 }
 
 /**

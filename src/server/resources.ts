@@ -3,9 +3,9 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { looksLikeText, mimeType, sessionPath } from '../sandbox/host-paths.js';
 import { PyodideMcpError } from '../errors.js';
-import type { SessionManager } from '../sessions/manager.js';
+import type { SessionAccess } from '../sessions/scope.js';
 
-export function registerSessionFileResources(server: McpServer, sessions: SessionManager, maxReplyBytes: number): void {
+export function registerSessionFileResources(server: McpServer, sessions: SessionAccess, maxReplyBytes: number): void {
   server.registerResource(
     'session-file',
     new ResourceTemplate('session://{session_id}/{+path}', {

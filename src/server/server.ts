@@ -1,11 +1,13 @@
 /**
- * createServer(): the MCP server with every tool registered, and a close() that stops all sessions.
- * Transport-agnostic: the CLI connects it to stdio; tests may connect it to anything.
+ * createServer(): the MCP server with every tool registered, and a close() that stops its sessions.
+ * Transport-agnostic: the CLI connects one to stdio, or one per client to Streamable HTTP (each over its own scope
+ * of a shared SessionManager); the library's createMcpServer() and tests connect it to anything.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Config } from './config.js';
 import type { Distribution } from '../python/distribution.js';
 import { SessionManager } from '../sessions/manager.js';
+import type { SessionAccess } from '../sessions/scope.js';
 import { registerCloseSessionTool } from './tools/close-session.js';
 import { registerCreateSessionTool } from './tools/create-session.js';
 import { registerDeleteFileTool } from './tools/delete-file.js';
@@ -34,17 +36,21 @@ import type { ToolDeps } from './tools/shared.js';
 
 export interface CreatedServer {
   server: McpServer;
-  /** Terminates every session worker and closes the transport. */
+  /** Terminates the server's sessions (all of them, or its scope's) and closes the transport. */
   close: () => Promise<void>;
 }
 
-export function createServer(options: {
-  config: Config;
-  distribution: Distribution;
-  version: string;
-  log: (message: string) => void;
-}): CreatedServer {
-  const { config, distribution, version, log } = options;
+/** Where the server's sessions come from: a manager of its own (from a distribution), or sessions given to it. */
+export type SessionSource = { distribution: Distribution } | { sessions: SessionAccess };
+
+export function createServer(
+  options: {
+    config: Config;
+    version: string;
+    log: (message: string) => void;
+  } & SessionSource,
+): CreatedServer {
+  const { config, version, log } = options;
   const server = new McpServer(
     { name: 'pyodide-mcp', version },
     {
@@ -55,7 +61,7 @@ export function createServer(options: {
         'Start with execute_code (omit session_id to get a new session), then pass the returned session_id to keep variables and files.',
     },
   );
-  const sessions = new SessionManager(config, distribution, log);
+  const sessions = 'sessions' in options ? options.sessions : new SessionManager(config, options.distribution, log);
   const deps: ToolDeps = { sessions, config, log };
   // Filled with every built-in tool's name once they are registered: register_tool never shadows one.
   const builtinNames = new Set<string>();
@@ -102,6 +108,8 @@ export function createServer(options: {
     throw error;
   }
   registerSessionFileResources(server, sessions, config.maxReplyBytes);
+  // The client is gone (its transport closed, an HTTP session ended): nobody can reach its sessions any more.
+  server.server.onclose = () => void sessions.closeAll().catch((error: Error) => log(`error while closing sessions: ${error.message}`));
   return {
     server,
     close: async () => {

@@ -230,6 +230,12 @@ export class SessionManager {
     await this.enqueue(id, (session) => session.channel.request({ type: 'load_packages', packages }));
   }
 
+  /** A live session's runtime and summary, for the library's session handles; throws why a session is gone. */
+  describe(id: string): { runtime: RuntimeInfo; summary: SessionSummary } {
+    const session = this.find(id);
+    return { runtime: session.runtime, summary: this.sessions.summary(session) };
+  }
+
   list(): SessionSummary[] {
     return this.sessions.all().map((s) => this.sessions.summary(s));
   }
@@ -283,8 +289,13 @@ export class SessionManager {
    * Calls `listener` with the id of every session whose namespace goes from now on: the session ended (closed,
    * expired, dead; not at shutdown) or was reset. What was published from the namespace (register_tool) goes with it.
    */
-  onNamespaceGone(listener: (id: string) => void): void {
+  onNamespaceGone(listener: (id: string) => void): () => void {
     this.endListeners.push(listener);
+    // Over HTTP a server (and its listener) lives as long as one client: it must be able to leave.
+    return () => {
+      const at = this.endListeners.indexOf(listener);
+      if (at !== -1) this.endListeners.splice(at, 1);
+    };
   }
 
   private readonly endListeners: ((id: string) => void)[] = [];

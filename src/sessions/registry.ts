@@ -33,6 +33,14 @@ export interface SessionSummary {
   execution_count: number;
 }
 
+/**
+ * The error for an id no live or remembered session has. One shape for every unknown id, so that a client scoped to
+ * its own sessions (src/sessions/scope.ts) cannot tell someone else's session from one that never existed.
+ */
+export function unknownSessionError(id: string): PyodideMcpError {
+  return new PyodideMcpError('SESSION_NOT_FOUND', `Session ${JSON.stringify(id)} does not exist. ${NEW_SESSION_HINT}`);
+}
+
 export class SessionRegistry {
   private readonly live = new Map<string, Session>();
   private readonly gone = new Map<string, PyodideMcpError>();
@@ -58,9 +66,7 @@ export class SessionRegistry {
       if (idle < this.ttlMs) return session;
       throw this.expiredError(id, idle);
     }
-    throw (
-      this.gone.get(id) ?? new PyodideMcpError('SESSION_NOT_FOUND', `Session ${JSON.stringify(id)} does not exist. ${NEW_SESSION_HINT}`)
-    );
+    throw this.gone.get(id) ?? unknownSessionError(id);
   }
 
   /** The live session with this id holding this channel, if any (a dead channel may belong to a gone session). */

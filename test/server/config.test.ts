@@ -78,6 +78,15 @@ const SAMPLES: Record<FlagName, Sample> = {
   profile: { value: 'compact', field: (c) => c.profile, expected: 'compact', bad: 'tiny' },
   'wheels-dir': { value: '/opt/wheels', field: (c) => c.wheelDirs, expected: [{ path: '/opt/wheels', private: false }], bad: '' },
   'lock-file': { value: '/opt/mirror/pyodide-lock.json', field: (c) => c.lockFile, expected: '/opt/mirror/pyodide-lock.json', bad: '' },
+  http: { value: '[::1]:8931', field: (c) => c.http.listen, expected: { host: '::1', port: 8931 }, bad: '127.0.0.1:70000' },
+  'auth-token': { value: 'x'.repeat(32), field: (c) => c.http.authToken, expected: 'x'.repeat(32), bad: 'short' },
+  'allowed-hosts': {
+    value: 'mcp.example.com, 10.0.0.5',
+    field: (c) => c.http.allowedHosts,
+    expected: ['mcp.example.com', '10.0.0.5'],
+    bad: 'h:80',
+  },
+  'max-clients': { value: '3', field: (c) => c.http.maxClients, expected: 3, bad: '0' },
 };
 
 const isSwitch = (flag: FlagName) => 'boolean' in FLAGS[flag];
@@ -124,6 +133,7 @@ describe('parseConfig', () => {
       allowDirs: [],
       structuredContent: true,
       resourceLinks: false,
+      http: { listen: null, authToken: null, allowedHosts: null, maxClients: 64 },
     });
     assert.match(snapshotDir!, /pyodide-mcp\/snapshots$/);
     assert.deepEqual(
@@ -138,6 +148,14 @@ describe('parseConfig', () => {
       { path: PACKAGE_WHEELS_DIR, private: false },
       { path: `/xdg/pyodide-mcp/${modernVersion()}/wheels`, private: true },
     ]);
+  });
+
+  it('reads --http as [HOST]:PORT, the host 127.0.0.1 when left out', () => {
+    assert.deepEqual(run(['--http', ':0']).http.listen, { host: '127.0.0.1', port: 0 });
+    assert.deepEqual(run(['--http', '0.0.0.0:80']).http.listen, { host: '0.0.0.0', port: 80 });
+    assert.deepEqual(run(['--http', 'localhost:8931']).http.listen, { host: 'localhost', port: 8931 });
+    refused(['--http', '8931'], {}, /for --http: expected \[HOST\]:PORT/);
+    refused(['--http', 'a b:1'], {}, /for --http: /);
   });
 
   it('puts snapshots in the per-user cache: $XDG_CACHE_HOME when absolute, else ~/.cache', () => {

@@ -1,8 +1,7 @@
 /** execute_code: runs a cell in a session (a new one when no session_id is given). */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { PyodideMcpError } from '../../errors.js';
-import { executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
+import { checkCodeLength, executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
 import { guarded, optionalArg, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): RegisteredTool {
@@ -24,12 +23,7 @@ export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): Regi
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     guarded(deps, async ({ code, session_id, timeout_seconds }, extra) => {
-      if (code.length > config.maxCodeChars) {
-        throw new PyodideMcpError(
-          'INVALID_INPUT',
-          `code is ${code.length} characters, more than the limit of ${config.maxCodeChars} (--max-code-chars). Split it into several calls; state persists between them.`,
-        );
-      }
+      checkCodeLength(config, code);
       const timeoutMs = timeoutFor(config, timeout_seconds);
       if (session_id) return runWithProgress(deps, session_id, { code }, timeoutMs, extra);
       const { id } = await sessions.create();

@@ -4,10 +4,11 @@ import type { Config } from '../config.js';
 import { PyodideMcpError } from '../../errors.js';
 import type { HostAccess } from '../../sandbox/host-paths.js';
 import { jsonBytes } from '../../sandbox/reply-caps.js';
-import type { SessionManager } from '../../sessions/manager.js';
+import type { SessionAccess } from '../../sessions/scope.js';
 
 export interface ToolDeps {
-  sessions: SessionManager;
+  /** The session manager, or one client's scope of it (Streamable HTTP). */
+  sessions: SessionAccess;
   config: Config;
   log: (message: string) => void;
 }

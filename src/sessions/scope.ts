@@ -1,0 +1,180 @@
+/**
+ * SessionScope: one client's view of the SessionManager. With several MCP clients on one server (Streamable HTTP),
+ * a Python session belongs to the client that created it: another client naming its id gets the same
+ * SESSION_NOT_FOUND as for an id that never existed, and listings show only the client's own sessions. The manager
+ * stays the only owner of session handles; a scope only remembers which ids are its own.
+ */
+import type { ReplyOf, RequestOf } from '../contract.js';
+import type { SessionManager } from './manager.js';
+import { unknownSessionError } from './registry.js';
+
+/** What the tools and resources use of the session manager: the manager itself, or a scope of it. */
+export type SessionAccess = Pick<
+  SessionManager,
+  | 'create'
+  | 'execute'
+  | 'writeFile'
+  | 'deleteFile'
+  | 'readFile'
+  | 'filesOf'
+  | 'allFiles'
+  | 'installWheel'
+  | 'loadPackages'
+  | 'listPackages'
+  | 'list'
+  | 'close'
+  | 'closeAll'
+  | 'facts'
+  | 'distribution'
+  | 'size'
+  | 'warmReady'
+  | 'warmPreloaded'
+  | 'namespace'
+  | 'reset'
+  | 'historyOf'
+  | 'onNamespaceGone'
+>;
+
+/** Ids a scope keeps beyond its live sessions, so a late caller still gets why one of its own sessions is gone. */
+const REMEMBERED_GONE = 1000;
+
+export class SessionScope implements SessionAccess {
+  private readonly owned = new Set<string>();
+  /** Unsubscribes this scope's namespace listeners from the manager. */
+  private readonly listeners: (() => void)[] = [];
+  private closed = false;
+
+  constructor(private readonly manager: SessionManager) {}
+
+  get facts(): SessionManager['facts'] {
+    return this.manager.facts;
+  }
+
+  get distribution(): SessionManager['distribution'] {
+    return this.manager.distribution;
+  }
+
+  get warmReady(): number {
+    return this.manager.warmReady;
+  }
+
+  get warmPreloaded(): number {
+    return this.manager.warmPreloaded;
+  }
+
+  /** This client's live sessions (server_info's count says nothing about other clients). */
+  get size(): number {
+    return this.list().length;
+  }
+
+  async create(): ReturnType<SessionManager['create']> {
+    const created = await this.manager.create();
+    this.owned.add(created.id);
+    // The client went away while its session booted: nobody can reach the session, so it must not linger.
+    if (this.closed) await this.manager.close(created.id).catch(() => {});
+    this.forgetGone();
+    return created;
+  }
+
+  execute(...[id, ...rest]: Parameters<SessionManager['execute']>): ReturnType<SessionManager['execute']> {
+    return this.manager.execute(this.own(id), ...rest);
+  }
+
+  writeFile(...[id, ...rest]: Parameters<SessionManager['writeFile']>): ReturnType<SessionManager['writeFile']> {
+    return this.manager.writeFile(this.own(id), ...rest);
+  }
+
+  deleteFile(id: string, path: string): Promise<void> {
+    return this.manager.deleteFile(this.own(id), path);
+  }
+
+  readFile(...[id, ...rest]: Parameters<SessionManager['readFile']>): ReturnType<SessionManager['readFile']> {
+    return this.manager.readFile(this.own(id), ...rest);
+  }
+
+  filesOf(id: string): ReturnType<SessionManager['filesOf']> {
+    return this.manager.filesOf(this.own(id));
+  }
+
+  allFiles(): ReturnType<SessionManager['allFiles']> {
+    return this.liveIds().flatMap((id) => {
+      try {
+        return this.manager.filesOf(id).allFiles();
+      } catch {
+        return []; // expired, not yet swept
+      }
+    });
+  }
+
+  installWheel(id: string, filename: string, data: Uint8Array): Promise<void> {
+    return this.manager.installWheel(this.own(id), filename, data);
+  }
+
+  loadPackages(id: string, packages: string[]): Promise<void> {
+    return this.manager.loadPackages(this.own(id), packages);
+  }
+
+  listPackages(id: string): ReturnType<SessionManager['listPackages']> {
+    return this.manager.listPackages(this.own(id));
+  }
+
+  namespace<K extends 'list_variables' | 'inspect_variable' | 'remove_variables'>(
+    id: string,
+    body: RequestOf<K> & { type: K },
+    signal?: AbortSignal,
+  ): Promise<ReplyOf<K>> {
+    return this.manager.namespace<K>(this.own(id), body, signal);
+  }
+
+  reset(id: string, clearFiles: boolean): ReturnType<SessionManager['reset']> {
+    return this.manager.reset(this.own(id), clearFiles);
+  }
+
+  historyOf(id: string): ReturnType<SessionManager['historyOf']> {
+    return this.manager.historyOf(this.own(id));
+  }
+
+  /** Only this client's sessions; the listener leaves the manager when the client's sessions are closed. */
+  onNamespaceGone(listener: (id: string) => void): () => void {
+    const off = this.manager.onNamespaceGone((id) => {
+      if (this.owned.has(id)) listener(id);
+    });
+    this.listeners.push(off);
+    return off;
+  }
+
+  list(): ReturnType<SessionManager['list']> {
+    return this.manager.list().filter((summary) => this.owned.has(summary.session_id));
+  }
+
+  close(id: string): Promise<void> {
+    return this.manager.close(this.own(id));
+  }
+
+  /** Closes this client's sessions (its MCP session ended); other clients' sessions are untouched. */
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.liveIds().map((id) => this.manager.close(id).catch(() => {})));
+    this.listeners.splice(0).forEach((off) => off());
+  }
+
+  /** The id if this scope created it; otherwise the error for an unknown id, word for word. */
+  private own(id: string): string {
+    if (!this.owned.has(id)) throw unknownSessionError(id);
+    return id;
+  }
+
+  private liveIds(): string[] {
+    return this.list().map((summary) => summary.session_id);
+  }
+
+  /** Keeps the set bounded: ids of gone sessions beyond the newest REMEMBERED_GONE are dropped. */
+  private forgetGone(): void {
+    if (this.owned.size <= REMEMBERED_GONE) return;
+    const live = new Set(this.liveIds());
+    for (const id of this.owned) {
+      if (this.owned.size <= REMEMBERED_GONE) break;
+      if (!live.has(id)) this.owned.delete(id);
+    }
+  }
+}
