@@ -66,6 +66,8 @@ function packageDir(name: string, fromDir: string): string | null {
 interface WorkerPaths {
   distDir: string;
   wheelsDir: string | null;
+  /** The wheels in wheelsDir the server verified against the lock: the only files of it the worker may read. */
+  wheelFiles: string[];
   harnessPath: string;
   lockFile?: string | null;
 }
@@ -84,11 +86,17 @@ export function workerReadPaths(init: WorkerPaths): string[] {
     join(PACKAGE_ROOT, 'package.json'),
     distPackage + sep,
     packageDir('ws', distPackage),
+    // The directory, not its verified wheels one by one: granting only the files made Pyodide's wheel loading fail
+    // with ERR_ACCESS_DENIED (Node 20), though a plain readFile of the same path passes. So a session that names an
+    // unverified file there by path can load it (README, residual risks); nothing the server loads is unverified.
     init.wheelsDir ? resolve(init.wheelsDir) + sep : null,
     // --lock-file: the modern adapter and Pyodide's loadPackage read it (the pinned one is inside distPackage).
     init.lockFile ? resolve(init.lockFile) : null,
   ];
-  return [...new Set(paths.filter((p): p is string => typeof p === 'string'))];
+  const unique = [...new Set(paths.filter((p): p is string => typeof p === 'string'))];
+  // A file inside a directory that is already allowed is left out: measured on Node 20, granting both the directory
+  // and a file in it (a --lock-file kept beside its wheels) made the permission model refuse the directory's other files.
+  return unique.filter((path) => !unique.some((dir) => dir !== path && dir.endsWith(sep) && path.startsWith(dir)));
 }
 
 /**

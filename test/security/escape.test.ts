@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { writeMirror } from '../fake-wheels.js';
 import { eventually, textOf } from '../helpers.js';
 import { assertPythonError, EVAL_REFUSED, missingAttribute, secretDir, startProbeServer, writeWheel, type ProbeServer } from './probe.js';
 
@@ -18,9 +19,13 @@ describe('sandbox: host files, environment, code evaluation, processes (modern r
   let p: ProbeServer;
   let s: string;
   before(async () => {
-    writeWheel(wheels, 'allowedwheel', 'loaded-from-wheels-dir');
+    // A wheel the lock names (with its sha256) is verified at start and loadable.
+    const lock = join(wheels, 'pyodide-lock.json');
+    writeMirror(wheels, lock, [
+      { name: 'allowedwheel', version: '1.0', files: { 'allowedwheel/__init__.py': 'VALUE = "loaded-from-wheels-dir"\n' } },
+    ]);
     writeWheel(secrets.dir, 'evilwheel', secrets.secret);
-    p = await startProbeServer(['--preload', 'none', '--wheels-dir', wheels], { SANDBOX_TEST_SECRET: ENV_SECRET });
+    p = await startProbeServer(['--preload', 'none', '--wheels-dir', wheels, '--lock-file', lock], { SANDBOX_TEST_SECRET: ENV_SECRET });
     s = await p.newSession();
   });
   after(async () => {
@@ -72,7 +77,7 @@ describe('sandbox: host files, environment, code evaluation, processes (modern r
     // Pyodide reports load failures to its error callback (the server log), not through the future.
     const denied = /The following error occurred while loading evilwheel:\n.*Access to this API has been restricted/;
     await eventually(async () => denied.test(p.h.stderr()), 5_000, 'the load failure in the server log');
-    // ...while the same mechanism still loads a wheel from the wheels directory.
+    // ...while the same mechanism still loads a verified wheel from the wheels directory.
     await p.run(s, `import pyodide_js\nok = pyodide_js.loadPackage(${JSON.stringify(join(wheels, 'allowedwheel-1.0-py3-none-any.whl'))})`);
     await settled('ok');
     assert.equal((await p.run(s, 'import allowedwheel; allowedwheel.VALUE')).result, "'loaded-from-wheels-dir'");

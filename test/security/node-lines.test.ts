@@ -26,7 +26,7 @@ describe(`Node ${process.version}: the permission model of a session worker`, ()
   it('uses the flag of this line and refuses writes, processes, bindings, files outside the allowed paths', async () => {
     const distDir = modernDistDir();
     const harnessPath = fileURLToPath(new URL('../../../workers/harness.py', import.meta.url));
-    const execArgv = workerSandboxExecArgv({ distDir, wheelsDir: null, harnessPath });
+    const execArgv = workerSandboxExecArgv({ distDir, wheelsDir: null, wheelFiles: [], harnessPath });
     assert.ok(execArgv.includes(major >= 22 ? '--permission' : '--experimental-permission'), execArgv.join(' '));
     assert.equal(execArgv.includes('--allow-worker'), !inThreadHooks);
     const secretDir = mkdtempSync(join(tmpdir(), 'pyodide-mcp-node-lines-'));

@@ -11,9 +11,19 @@ import { createGuardedPost } from '../../workers/sandbox/lockdown.js';
 
 describe('sandbox arguments of a session worker', () => {
   it('gives workers read access to code and distribution only, never the working directory', () => {
-    const paths = workerReadPaths({ distDir: '/opt/x/node_modules/pyodide', wheelsDir: null, harnessPath: '/opt/x/workers/harness.py' });
+    const paths = workerReadPaths({
+      distDir: '/opt/x/node_modules/pyodide',
+      wheelsDir: null,
+      wheelFiles: [],
+      harnessPath: '/opt/x/workers/harness.py',
+    });
     assert.ok(!paths.includes(process.cwd()) && !paths.includes(process.cwd() + '/'));
-    const argv = workerSandboxExecArgv({ distDir: '/opt/x/node_modules/pyodide', wheelsDir: '/w', harnessPath: '/h.py' });
+    const argv = workerSandboxExecArgv({
+      distDir: '/opt/x/node_modules/pyodide',
+      wheelsDir: '/w',
+      wheelFiles: ['a-1.0-py3-none-any.whl'],
+      harnessPath: '/h.py',
+    });
     assert.ok(argv.includes('--experimental-permission') || argv.includes('--permission'));
     assert.ok(!argv.some((a) => a.startsWith('--allow-fs-write') || a === '--allow-child-process' || a === '--allow-addons'));
     assert.ok(argv.includes('--allow-fs-read=/w/'));

@@ -29,6 +29,7 @@ function audit(kind: 'modern' | 'legacy', control = false): Promise<AuditResult>
     execArgv: workerSandboxExecArgv({
       distDir,
       wheelsDir: null,
+      wheelFiles: [],
       harnessPath: new URL('../../../workers/harness.py', import.meta.url).pathname,
     }),
     stdout: true,
