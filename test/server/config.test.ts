@@ -74,6 +74,7 @@ const SAMPLES: Record<FlagName, Sample> = {
   'resource-links': { value: 'true', field: (c) => c.resourceLinks, expected: true, bad: 'links' },
   'snapshot-dir': { value: '/var/cache/snaps', field: (c) => c.snapshotDir, expected: '/var/cache/snaps', bad: '' },
   'max-history-cells': { value: '10', field: (c) => c.maxHistoryCells, expected: 10, bad: '-1' },
+  'state-dir': { value: '/var/lib/pyodide-mcp', field: (c) => c.stateDir, expected: '/var/lib/pyodide-mcp', bad: '' },
   tools: { value: 'execute_code, list_files', field: (c) => c.tools, expected: ['execute_code', 'list_files'] },
   profile: { value: 'compact', field: (c) => c.profile, expected: 'compact', bad: 'tiny' },
   'wheels-dir': { value: '/opt/wheels', field: (c) => c.wheelDirs, expected: [{ path: '/opt/wheels', private: false }], bad: '' },
