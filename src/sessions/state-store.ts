@@ -129,24 +129,33 @@ export class StateStore {
   /** Sessions on disk and not expired, except those in `live`; expired ones are deleted. */
   async list(live: Set<string>, now = Date.now()): Promise<StoredSummary[]> {
     const found: StoredSummary[] = [];
-    for (const id of await this.ids()) {
-      if (live.has(id)) continue;
-      const meta = await this.readMeta(id);
-      if (!meta) continue;
-      if (now - meta.last_used_at >= this.ttlMs) {
-        await this.remove(id);
-        this.log(`stored session ${id} expired`);
-        continue;
-      }
+    for (const [id, meta] of await this.unexpired(live, now)) {
       const { log } = await this.readLog(id);
       found.push({ id, createdAt: meta.created_at, lastUsedAt: meta.last_used_at, cells: log.length });
     }
     return found.sort((a, b) => a.lastUsedAt - b.lastUsedAt);
   }
 
-  /** Deletes the sessions whose TTL ran out while the server was down (or since). */
+  /** Deletes the sessions (except those in `live`) whose TTL ran out while the server was down, or since. */
   async sweep(live: Set<string>, now = Date.now()): Promise<void> {
-    await this.list(live, now);
+    await this.unexpired(live, now);
+  }
+
+  /** The sessions on disk not in `live` and not expired, with their meta; expired ones are deleted on the way. */
+  private async unexpired(live: Set<string>, now: number): Promise<[string, Meta][]> {
+    const found: [string, Meta][] = [];
+    for (const id of await this.ids()) {
+      if (live.has(id)) continue;
+      const meta = await this.readMeta(id);
+      if (!meta) continue;
+      if (now - meta.last_used_at >= this.ttlMs) {
+        await this.remove(id);
+        this.log(`saved session ${id} expired`);
+        continue;
+      }
+      found.push([id, meta]);
+    }
+    return found;
   }
 
   /** Reads a session back for a restore, within the file limits; null when there is none. */
