@@ -126,6 +126,7 @@ describe('parseConfig', () => {
       maxMemoryMb: DEFAULT_MAX_WASM_MEMORY_MB,
       maxHistoryCells: 500,
       lockFile: undefined,
+      stateDir: null,
       tools: null,
       profile: 'full',
       isolation: 'process',
