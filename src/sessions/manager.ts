@@ -142,7 +142,7 @@ export class SessionManager {
           );
           this.log(`session ${id} ended: ${reason.message}`);
           // A session that died is gone, on disk too; one that died being restored keeps its state (the restore says so).
-          if (session.persist) this.forget(id);
+          if (session.persist) void this.forget(id);
           this.notifyEnd(id);
         }
       });
@@ -443,7 +443,8 @@ export class SessionManager {
     }
     const session = this.find(id);
     this.sessions.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed. ${NEW_SESSION_HINT}`));
-    this.forget(id);
+    // Deleted before the reply: a close_session that returned leaves nothing on disk.
+    await this.forget(id);
     await session.channel.terminate(new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed while this call was running.`));
     this.log(`session ${id} closed`);
     this.notifyEnd(id);
@@ -518,7 +519,7 @@ export class SessionManager {
       this.sessions.bury(session.id, reason);
       void session.channel.terminate();
       this.log(`session ${session.id} expired`);
-      this.forget(session.id);
+      void this.forget(session.id);
       this.notifyEnd(session.id);
     }
     if (this.store && !this.closing) {
@@ -584,8 +585,8 @@ export class SessionManager {
   }
 
   /** Deletes a session's saved state (closed, expired, dead); shutdown keeps it. */
-  private forget(id: string): void {
-    void this.store?.remove(id).catch((error: Error) => this.log(`session ${id}: saved state not deleted: ${error.message}`));
+  private async forget(id: string): Promise<void> {
+    await this.store?.remove(id).catch((error: Error) => this.log(`session ${id}: saved state not deleted: ${error.message}`));
   }
 
   private applyChanges(session: Session, changes: CellOutcome['changes']): FileRef[] {
