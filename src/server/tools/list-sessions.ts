@@ -26,6 +26,6 @@ export function registerListSessionsTool(server: McpServer, deps: ToolDeps): Reg
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, async () => ok({ sessions: await deps.sessions.list() })),
+    guarded(deps, async () => ok({ sessions: [...deps.sessions.list(), ...(await deps.sessions.listRestorable())] })),
   );
 }
