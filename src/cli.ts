@@ -94,7 +94,15 @@ async function serveOverHttp(
     log(problem);
     return 2;
   }
-  const manager = new SessionManager(config, distribution, log);
+  let manager;
+  try {
+    manager = new SessionManager(config, distribution, log);
+  } catch (error) {
+    // An untrusted --state-dir: a usage error like any other bad flag.
+    if (!(error instanceof TypeError)) throw error;
+    log(error.message);
+    return 2;
+  }
   try {
     // A flag the server itself checks (--tools naming an unknown tool) fails here, at start, not per client.
     await createServer({ config, version, log, sessions: new SessionScope(manager) }).close();

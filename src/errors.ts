@@ -25,6 +25,7 @@ const ERROR_CODES = [
   'QUOTA_EXCEEDED',
   'SERVER_CLOSING',
   'REPLY_TOO_LARGE',
+  'RESTORE_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -92,6 +92,7 @@ export const FLAGS = {
   'no-structured-content': { schema: flag, default: 'false', boolean: true, help: 'Leave outputSchema and structuredContent out of every tool, so the text block carries the reply (compact JSON; readable text for execute_code and run_file). For clients that show the model only the text of a structured reply and drop its images (Mastra).' },
   'resource-links': { schema: flag, default: 'false', boolean: true, help: 'Add a resource_link block for every file a cell created. Off by default: several clients drop a whole reply (images included) over such a block; the files stay listed in the reply, in list_files and as resources.' },
   'snapshot-dir': { schema: z.string().min(1).optional(), default: undefined, help: 'Where memory snapshots of the modern runtime are cached (used when nothing is preloaded, or when every preloaded package is pure Python: the snapshot then holds them imported); "none" disables them. Must be owned by this user and writable by no one else (default: $XDG_CACHE_HOME/pyodide-mcp/snapshots, else ~/.cache/pyodide-mcp/snapshots).' },
+  'state-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory where every session's workspace files and cells are saved as they change, so that after a restart a call with a saved session_id restores the session (files copied back, cells replayed). Default: none, nothing is written to disk. Must be owned by this user and writable by no one else: whoever can write it can run code in restored sessions." },
   'max-history-cells': { schema: count(0, 100_000), default: '500', help: 'Most cells of a session kept for export_notebook; older ones are dropped (the export says how many).' },
   tools: { schema: list.optional(), default: undefined, help: 'Comma-separated allow-list of the tools to expose (default: all of the profile).' },
   profile: { schema: z.enum(['full', 'compact']), default: 'full', help: 'Tool set: "full" (every tool) or "compact" (execute_code, list_files, read_file, write_file, list_variables, inspect_variable, reset_session, with shorter descriptions, for small context windows).' },
@@ -238,6 +239,8 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     /** null when snapshots are disabled (`--snapshot-dir none`). */
     snapshotDir: snapshotDir(read('snapshot-dir')),
     maxHistoryCells: read('max-history-cells'),
+    /** Where sessions are saved across restarts (--state-dir), or null: nothing is written to disk. */
+    stateDir: stateDir(read('state-dir'), cwd),
     /** Tool allow-list (--tools), or null for every tool of the profile. */
     tools: read('tools') ?? null,
     profile: read('profile'),
@@ -254,6 +257,10 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
       maxClients: read('max-clients'),
     },
   };
+}
+
+function stateDir(flag: string | undefined, cwd: string): string | null {
+  return flag === undefined ? null : resolve(cwd, flag);
 }
 
 /**

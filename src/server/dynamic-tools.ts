@@ -101,18 +101,22 @@ export class DynamicTools {
         outputSchema: config.structuredContent ? executionOutputShape : undefined,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       },
-      guarded(this.deps, async (input: Record<string, unknown>, extra) => {
-        const args: unknown[] = [];
-        const kwargs: Record<string, unknown> = {};
-        for (const p of parameters) {
-          const value = input[p.name];
-          if (value === undefined) continue;
-          if (p.kind === 'POSITIONAL_ONLY') args.push(value);
-          else kwargs[p.name] = value;
-        }
-        const call = checkedCall(fn, args, kwargs, config.maxCodeChars);
-        return runWithProgress(this.deps, sessionId, { call }, config.defaultTimeoutMs, extra);
-      }),
+      guarded(
+        this.deps,
+        async (input: Record<string, unknown>, extra) => {
+          const args: unknown[] = [];
+          const kwargs: Record<string, unknown> = {};
+          for (const p of parameters) {
+            const value = input[p.name];
+            if (value === undefined) continue;
+            if (p.kind === 'POSITIONAL_ONLY') args.push(value);
+            else kwargs[p.name] = value;
+          }
+          const call = checkedCall(fn, args, kwargs, config.maxCodeChars);
+          return runWithProgress(this.deps, sessionId, { call }, config.defaultTimeoutMs, extra);
+        },
+        { restore: false },
+      ),
     );
     this.registered.set(name, { name, sessionId, function: fn, tool });
     return { name, session_id: sessionId, function: fn, description: text, parameters: parameters.map((p) => p.name) };

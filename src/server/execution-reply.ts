@@ -33,10 +33,21 @@ export const executionOutputShape = {
     .array(z.object({ mime_type: z.string(), path: z.string().optional(), uri: z.string().optional(), text: z.string().optional() }))
     .describe('Figures and rich outputs (IPython display protocol) in the order shown; images are also returned as image blocks'),
   loaded_packages: z.array(z.string()).describe('Offline packages loaded automatically because the code imports them'),
+  restored: z
+    .object({
+      cells: z.number().describe('Cells replayed'),
+      failed: z.array(z.number()).describe('Numbers of the replayed cells that raised'),
+      skipped: z.array(z.number()).describe('Numbers of the cells not replayed: interrupted before the restart'),
+      dropped: z.number().describe('Older cells beyond --max-history-cells, not replayed'),
+      files: z.number().describe('Workspace files copied back'),
+      skipped_files: z.array(z.string()).describe('Files that could not be copied back'),
+    })
+    .optional()
+    .describe('Present when this call first restored its session from --state-dir after a server restart'),
 };
 
 /** execute_code's structured reply; also what the library's session.execute() resolves to. */
-export type ExecutionReply = { [K in keyof typeof executionOutputShape]: z.infer<(typeof executionOutputShape)[K]> };
+export type ExecutionReply = z.infer<z.ZodObject<typeof executionOutputShape>>;
 
 /** How often a long execution reports progress, when the client asked for it. */
 const PROGRESS_EVERY_MS = 1000;

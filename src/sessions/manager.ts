@@ -22,6 +22,7 @@ import { capOutcome } from '../sandbox/reply-caps.js';
 import { SessionFileIndex, type FileRef } from './file-index.js';
 import { SessionRegistry, type Session, type SessionSummary } from './registry.js';
 import { SessionQueue } from './session-queue.js';
+import { SESSION_ID, StateStore, type LoggedCell, type StoredSession } from './state-store.js';
 import { WarmPool } from './warm-pool.js';
 
 /** The outcome of execute(), with how it ended. */
@@ -37,6 +38,22 @@ export interface Execution {
 
 export type { SessionSummary };
 
+/** What a restore did (--state-dir): the reply of the call that caused it says so. */
+export interface RestoreReport {
+  /** Cells replayed. */
+  cells: number;
+  /** Numbers (as they ran before the restart) of the replayed cells that raised. */
+  failed: number[];
+  /** Numbers of the cells not replayed because they were interrupted then (time limit, cancellation). */
+  skipped: number[];
+  /** Cells older than the history bound (--max-history-cells), no longer kept and so not replayed. */
+  dropped: number;
+  /** Workspace files copied back. */
+  files: number;
+  /** Files that could not be copied back (over a file limit, or unreadable). */
+  skipped_files: string[];
+}
+
 export class SessionManager {
   private readonly sessions: SessionRegistry;
   /** Sessions being booted count toward --max-sessions too. */
@@ -44,6 +61,10 @@ export class SessionManager {
   private readonly sweepTimer: NodeJS.Timeout;
   private closing = false;
   private readonly pool: WarmPool;
+  /** Sessions kept on disk across restarts (--state-dir), or null: then nothing is written to disk. */
+  private readonly store: StateStore | null;
+  /** Restores in progress, so that concurrent calls with one id wait for the same one. */
+  private readonly restoring = new Map<string, Promise<RestoreReport | null>>();
   /** What the distribution offers, from its metadata: known before any session boots. */
   readonly facts: DistributionFacts;
 
@@ -52,6 +73,16 @@ export class SessionManager {
     readonly distribution: Distribution,
     private readonly log: (message: string) => void,
   ) {
+    // First: a state directory that cannot be trusted stops the server before anything boots.
+    this.store = config.stateDir
+      ? StateStore.open(config.stateDir, {
+          ttlMs: config.sessionTtlMs,
+          limits: config.fileLimits,
+          maxCells: config.maxHistoryCells,
+          log,
+        })
+      : null;
+    void this.store?.sweep(new Set()).catch((error: Error) => log(`state sweep failed: ${error.message}`));
     const every = Math.min(Math.max(config.sessionTtlMs / 4, 250), 60_000);
     this.sweepTimer = setInterval(() => this.sweep(), every);
     // The sweep must never keep the process alive on its own.
@@ -63,6 +94,15 @@ export class SessionManager {
 
   /** Boots a new session (or takes a warm one) and returns it once its runtime is ready. */
   async create(): Promise<{ id: string; runtime: RuntimeInfo; expiresAt: number }> {
+    const session = await this.boot(newSessionId(), Date.now(), true);
+    return { id: session.id, runtime: session.runtime, expiresAt: session.queue.lastUsedAt + this.config.sessionTtlMs };
+  }
+
+  /**
+   * Boots a session with this id; `persist` false while it is being restored (its state on disk is the one to
+   * restore, not yet what the session holds).
+   */
+  private async boot(id: string, createdAt: number, persist: boolean): Promise<Session> {
     if (this.closing) throw new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
     if (this.sessions.size + this.booting >= this.config.maxSessions) {
       throw new PyodideMcpError(
@@ -80,18 +120,19 @@ export class SessionManager {
         await channel.terminate();
         throw error;
       }
-      const id = newSessionId();
       const now = Date.now();
-      this.sessions.add({
+      const session: Session = {
         id,
         channel,
         files: new SessionFileIndex(id, this.config.fileLimits),
         runtime,
-        createdAt: now,
+        createdAt,
         executionCount: 0,
         queue: new SessionQueue(now),
         history: new CellHistory(this.config.maxHistoryCells),
-      });
+        persist,
+      };
+      this.sessions.add(session);
       // Whatever ends the session (a crash, a broken rule, memory), later calls are told why.
       channel.onDeath((reason) => {
         if (this.sessions.holds(id, channel) && !this.closing) {
@@ -100,15 +141,22 @@ export class SessionManager {
             new PyodideMcpError('SESSION_DEAD', `Session ${id} no longer exists: ${reason.message} ${NEW_SESSION_HINT}`),
           );
           this.log(`session ${id} ended: ${reason.message}`);
+          // A session that died is gone, on disk too; one that died being restored keeps its state (the restore says so).
+          if (session.persist) void this.forget(id);
           this.notifyEnd(id);
         }
       });
-      this.log(`session ${id} created (${runtime.kind} runtime, boot ${runtime.bootMs} ms)`);
+      this.log(`session ${id} ${persist ? 'created' : 'booted for a restore'} (${runtime.kind} runtime, boot ${runtime.bootMs} ms)`);
+      if (persist) await this.saving(session, () => this.store!.create(id, createdAt));
       if (this.closing) {
-        await this.close(id);
+        if (persist) await this.close(id);
+        else {
+          this.sessions.bury(id, new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.'));
+          await channel.terminate();
+        }
         throw new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
       }
-      return { id, runtime, expiresAt: now + this.config.sessionTtlMs };
+      return session;
     } finally {
       this.booting--;
     }
@@ -143,33 +191,40 @@ export class SessionManager {
 
   /** Runs code in a session, after the calls queued before it; other sessions are unaffected. */
   execute(id: string, source: CellSource, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
-    return this.enqueue(id, async (session): Promise<Execution> => {
-      const started = performance.now();
-      try {
-        // The preload set is imported in the background (PreloadScheduler). A cell that may import waits for it
-        // first, outside its time limit: importing the stack (10-12 s of CPU here) is not the cell's time.
-        if (!('code' in source) || /\bimport\b|__import__/.test(source.code)) await this.untilPreloaded(session, signal);
-        const ran = await session.channel.execute({ source, limits: this.config.limits, timeoutMs, signal });
-        // Security: the harness's own caps run in the user's realm; the host applies them again.
-        const outcome = capOutcome(ran.outcome, this.config.limits);
-        const { interrupted } = ran;
-        session.executionCount = outcome.execution_count;
-        const files = this.applyChanges(session, outcome.changes);
-        session.history.add({ source: sourceText(source), outcome, completed: interrupted === null, at: Date.now() });
-        return { outcome, files, interrupted, terminated: null, durationMs: performance.now() - started };
-      } catch (error) {
-        if (!(error instanceof PyodideMcpError) || !['EXEC_TIMEOUT', 'EXEC_CANCELLED', 'WORKER_CRASHED'].includes(error.code)) throw error;
-        // The session is gone (its channel's death buried it); this call reports how it ended.
-        await session.channel.terminate(error);
-        return {
-          outcome: emptyOutcome(session.executionCount + 1),
-          files: [],
-          interrupted: null,
-          terminated: error,
-          durationMs: performance.now() - started,
-        };
-      }
-    });
+    return this.enqueue(id, (session) => this.runCell(session, source, timeoutMs, signal));
+  }
+
+  /** Runs one cell in a session whose turn it is (execute, and replays during a restore). */
+  private async runCell(session: Session, source: CellSource, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
+    const started = performance.now();
+    try {
+      // The preload set is imported in the background (PreloadScheduler). A cell that may import waits for it
+      // first, outside its time limit: importing the stack (10-12 s of CPU here) is not the cell's time.
+      if (!('code' in source) || /\bimport\b|__import__/.test(source.code)) await this.untilPreloaded(session, signal);
+      const ran = await session.channel.execute({ source, limits: this.config.limits, timeoutMs, signal });
+      // Security: the harness's own caps run in the user's realm; the host applies them again.
+      const outcome = capOutcome(ran.outcome, this.config.limits);
+      const { interrupted } = ran;
+      session.executionCount = outcome.execution_count;
+      const files = this.applyChanges(session, outcome.changes);
+      const at = Date.now();
+      session.history.add({ source: sourceText(source), outcome, completed: interrupted === null, at });
+      await this.saveChanges(session, outcome.changes);
+      const cell: LoggedCell = { source, timeoutMs, completed: interrupted === null, executionCount: outcome.execution_count, at };
+      await this.saving(session, () => this.store!.appendCell(session.id, cell));
+      return { outcome, files, interrupted, terminated: null, durationMs: performance.now() - started };
+    } catch (error) {
+      if (!(error instanceof PyodideMcpError) || !['EXEC_TIMEOUT', 'EXEC_CANCELLED', 'WORKER_CRASHED'].includes(error.code)) throw error;
+      // The session is gone (its channel's death buried it); this call reports how it ended.
+      await session.channel.terminate(error);
+      return {
+        outcome: emptyOutcome(session.executionCount + 1),
+        files: [],
+        interrupted: null,
+        terminated: error,
+        durationMs: performance.now() - started,
+      };
+    }
   }
 
   /** Waits until the session has imported its preload set (or failed to, or `signal` aborts). */
@@ -188,7 +243,9 @@ export class SessionManager {
   /** Writes a file into a session's workspace, queued behind running code. */
   writeFile(id: string, path: string, data: Uint8Array, options: { append: boolean; overwrite: boolean }): Promise<FileRef> {
     return this.enqueue(id, async (session) => {
-      this.applyChanges(session, await session.channel.request({ type: 'write_file', path, data, ...options }));
+      const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
+      this.applyChanges(session, changes);
+      await this.saveChanges(session, changes);
       return session.files.ref(path, session.files.sizeOf(path));
     });
   }
@@ -196,7 +253,9 @@ export class SessionManager {
   /** Deletes a file (or empty directory) from a session's workspace, queued behind running code. */
   deleteFile(id: string, path: string): Promise<void> {
     return this.enqueue(id, async (session) => {
-      this.applyChanges(session, await session.channel.request({ type: 'delete_file', path }));
+      const changes = await session.channel.request({ type: 'delete_file', path });
+      this.applyChanges(session, changes);
+      await this.saveChanges(session, changes);
     });
   }
 
@@ -240,10 +299,152 @@ export class SessionManager {
     return this.sessions.all().map((s) => this.sessions.summary(s));
   }
 
-  /** Terminates a session and forgets it. Throws if the session does not exist. */
+  /** With --state-dir, the sessions on disk (saved before a restart) that a call with their id would restore. */
+  async listRestorable(): Promise<SessionSummary[]> {
+    if (!this.store) return [];
+    const live = new Set(this.sessions.all().map((s) => s.id));
+    for (const id of this.restoring.keys()) live.add(id);
+    const stored = await this.store.list(live);
+    return [
+      ...stored
+        .filter((s) => !this.sessions.has(s.id))
+        .map((s) => ({
+          session_id: s.id,
+          created_at: new Date(s.createdAt).toISOString(),
+          last_used_at: new Date(s.lastUsedAt).toISOString(),
+          expires_at: new Date(s.lastUsedAt + this.config.sessionTtlMs).toISOString(),
+          busy: false,
+          execution_count: s.cells,
+          restorable: true,
+        })),
+    ];
+  }
+
+  /**
+   * With --state-dir: when `id` is not a live session but is kept on disk (from before a restart), boots a session
+   * with that id, copies its files back and replays its cells in order (each with its time limit), then returns what
+   * was done. Null when there was nothing to restore (a live or unknown id: the call then goes on as usual). Calls
+   * with the same id meanwhile wait for this restore.
+   */
+  async restore(id: string): Promise<RestoreReport | null> {
+    if (!this.store || this.closing || !SESSION_ID.test(id) || this.sessions.has(id)) return null;
+    const pending = this.restoring.get(id);
+    if (pending) {
+      await pending;
+      return null;
+    }
+    const restoring = this.restoreFromDisk(this.store, id);
+    this.restoring.set(id, restoring);
+    try {
+      return await restoring;
+    } finally {
+      this.restoring.delete(id);
+    }
+  }
+
+  private async restoreFromDisk(store: StateStore, id: string): Promise<RestoreReport | null> {
+    const status = await store.has(id);
+    if (status === 'expired') {
+      throw new PyodideMcpError(
+        'SESSION_EXPIRED',
+        `Session ${id} expired: it was not used for --session-ttl (${this.config.sessionTtlMs / 1000} s), so its saved state was deleted. ${NEW_SESSION_HINT}`,
+      );
+    }
+    const stored = status === 'yes' ? await store.load(id) : null;
+    if (!stored) return null;
+    this.log(`restoring session ${id}: ${stored.files.length} files, ${stored.log.length} cells`);
+    const session = await this.boot(id, stored.createdAt, false);
+    return session.queue.run(async () => {
+      let report: RestoreReport;
+      try {
+        report = await this.replay(session, stored);
+      } catch (error) {
+        // A half-restored session is no use: it goes, its state on disk stays for another try.
+        if (this.sessions.holds(id, session.channel)) {
+          this.sessions.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} could not be restored. ${NEW_SESSION_HINT}`));
+          await session.channel.terminate();
+        }
+        throw error instanceof PyodideMcpError && error.code === 'RESTORE_FAILED' ? error : this.restoreFailed(id, error as Error);
+      }
+      session.persist = true;
+      await this.saving(session, () => store.touch(id, session.createdAt, Date.now()));
+      this.log(`session ${id} restored: ${report.cells} cells replayed, ${report.failed.length} failed`);
+      return report;
+    });
+  }
+
+  /** Copies a stored session's files into it and replays its cells; the files end as they were stored. */
+  private async replay(session: Session, stored: StoredSession): Promise<RestoreReport> {
+    const report: RestoreReport = {
+      cells: 0,
+      failed: [],
+      skipped: [],
+      dropped: stored.dropped,
+      files: 0,
+      skipped_files: [...stored.skippedFiles],
+    };
+    const write = async (path: string, data: Uint8Array) => {
+      this.applyChanges(session, await session.channel.request({ type: 'write_file', path, data, append: false, overwrite: true }));
+    };
+    for (const file of stored.files) {
+      try {
+        await write(file.path, file.data);
+        report.files++;
+      } catch (error) {
+        if (!this.sessions.holds(session.id, session.channel)) throw this.restoreFailed(session.id, error as Error);
+        report.skipped_files.push(file.path);
+      }
+    }
+    const touched = new Set<string>();
+    for (const cell of stored.log) {
+      if (!cell.completed) {
+        report.skipped.push(cell.executionCount);
+        continue;
+      }
+      const ran = await this.runCell(session, cell.source, cell.timeoutMs);
+      if (ran.terminated) throw this.restoreFailed(session.id, ran.terminated, cell.executionCount);
+      report.cells++;
+      if (ran.outcome.error || ran.interrupted) report.failed.push(cell.executionCount);
+      for (const file of ran.outcome.changes.written) touched.add(file.path);
+      for (const path of ran.outcome.changes.deleted) touched.add(path);
+    }
+    // What the replay wrote is older than what was stored: the workspace ends as it was before the restart.
+    const byPath = new Map(stored.files.map((file) => [file.path, file.data]));
+    for (const path of touched) {
+      const data = byPath.get(path);
+      try {
+        if (data) await write(path, data);
+        else if (session.files.list('', true).some((entry) => entry.path === path && entry.type === 'file'))
+          this.applyChanges(session, await session.channel.request({ type: 'delete_file', path }));
+      } catch (error) {
+        if (!this.sessions.holds(session.id, session.channel)) throw this.restoreFailed(session.id, error as Error);
+      }
+    }
+    return report;
+  }
+
+  private restoreFailed(id: string, cause: Error, cell?: number): PyodideMcpError {
+    return new PyodideMcpError(
+      'RESTORE_FAILED',
+      `Session ${id} could not be restored: ${cell === undefined ? '' : `replaying cell ${cell} ended the session: `}${cause.message} Its saved state is kept (a later call retries the restore); close_session deletes it.`,
+    );
+  }
+
+  /**
+   * Terminates a session and forgets it, deleting its saved state (--state-dir). A session that is only on disk
+   * (not restored since a restart) is deleted without being restored. Throws if the session does not exist.
+   */
   async close(id: string): Promise<void> {
+    if (this.store && !this.sessions.has(id) && SESSION_ID.test(id) && !this.restoring.has(id) && (await this.store.has(id)) === 'yes') {
+      await this.store.remove(id);
+      this.sessions.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed. ${NEW_SESSION_HINT}`));
+      this.log(`stored session ${id} deleted`);
+      return;
+    }
     const session = this.find(id);
     this.sessions.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed. ${NEW_SESSION_HINT}`));
+    // Deleted before the reply: a close_session that returned leaves nothing on disk.
+    await this.forget(id);
     await session.channel.terminate(new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed while this call was running.`));
     this.log(`session ${id} closed`);
     this.notifyEnd(id);
@@ -274,6 +475,8 @@ export class SessionManager {
       this.applyChanges(session, reply.changes);
       session.executionCount = 0;
       session.history.clear();
+      await this.saveChanges(session, reply.changes);
+      await this.saving(session, () => this.store!.clearCells(id));
       this.notifyEnd(id);
       return { removed: reply.removed, files_deleted: reply.changes.deleted.length };
     });
@@ -316,7 +519,13 @@ export class SessionManager {
       this.sessions.bury(session.id, reason);
       void session.channel.terminate();
       this.log(`session ${session.id} expired`);
+      void this.forget(session.id);
       this.notifyEnd(session.id);
+    }
+    if (this.store && !this.closing) {
+      const live = new Set(this.sessions.all().map((s) => s.id));
+      for (const id of this.restoring.keys()) live.add(id);
+      void this.store.sweep(live, now).catch((error: Error) => this.log(`state sweep failed: ${error.message}`));
     }
   }
 
@@ -333,7 +542,51 @@ export class SessionManager {
   private enqueue<T>(id: string, task: (session: Session) => Promise<T>): Promise<T> {
     const session = this.find(id);
     // When its turn comes the session may have died meanwhile: find() then says why.
-    return session.queue.run(() => task(this.find(id)));
+    return session.queue.run(async () => {
+      const current = this.find(id);
+      try {
+        return await task(current);
+      } finally {
+        // The TTL on disk runs from the last call, as in memory.
+        await this.saving(current, () => this.store!.touch(id, current.createdAt, Date.now()));
+      }
+    });
+  }
+
+  /**
+   * Runs a write to the state directory for a session that is kept there (--state-dir, not being restored). A failed
+   * write is logged, never the call's failure: the session itself is fine.
+   */
+  private async saving(session: Session, write: () => Promise<void>): Promise<void> {
+    if (!this.store || !session.persist || !this.sessions.holds(session.id, session.channel)) return;
+    try {
+      await write();
+    } catch (error) {
+      this.log(`session ${session.id}: state not saved: ${(error as Error).message}`);
+    }
+  }
+
+  /** Saves a change set: the bytes of the written files (read from the session's copy) and the deletions. */
+  private async saveChanges(session: Session, changes: CellOutcome['changes']): Promise<void> {
+    if (changes.written.length === 0 && changes.deleted.length === 0) return;
+    await this.saving(session, async () => {
+      const written = [];
+      for (const file of changes.written) {
+        const page = await session.channel.request({
+          type: 'read_file',
+          path: file.path,
+          offset: 0,
+          length: this.config.fileLimits.maxFileBytes,
+        });
+        written.push({ path: file.path, data: page.data });
+      }
+      await this.store!.applyFiles(session.id, written, changes.deleted);
+    });
+  }
+
+  /** Deletes a session's saved state (closed, expired, dead); shutdown keeps it. */
+  private async forget(id: string): Promise<void> {
+    await this.store?.remove(id).catch((error: Error) => this.log(`session ${id}: saved state not deleted: ${error.message}`));
   }
 
   private applyChanges(session: Session, changes: CellOutcome['changes']): FileRef[] {

@@ -21,6 +21,8 @@ export interface Session {
   queue: SessionQueue;
   /** Cells run, for export_notebook (bounded by --max-history-cells). */
   history: CellHistory;
+  /** Its changes are saved to --state-dir (false without one, and while it is being restored). */
+  persist: boolean;
 }
 
 /** Public view of a session, as list_sessions reports it. */
@@ -31,6 +33,8 @@ export interface SessionSummary {
   expires_at: string;
   busy: boolean;
   execution_count: number;
+  /** Not running: kept in --state-dir from before a restart; a call with its id restores it. */
+  restorable: boolean;
 }
 
 /**
@@ -67,6 +71,11 @@ export class SessionRegistry {
       throw this.expiredError(id, idle);
     }
     throw this.gone.get(id) ?? unknownSessionError(id);
+  }
+
+  /** Whether a session with this id is live (even past its TTL, until the sweep ends it). */
+  has(id: string): boolean {
+    return this.live.has(id);
   }
 
   /** The live session with this id holding this channel, if any (a dead channel may belong to a gone session). */
@@ -112,6 +121,7 @@ export class SessionRegistry {
       expires_at: new Date(s.queue.lastUsedAt + this.ttlMs).toISOString(),
       busy: s.queue.busy,
       execution_count: s.executionCount,
+      restorable: false,
     };
   }
 

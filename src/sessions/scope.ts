@@ -22,6 +22,8 @@ export type SessionAccess = Pick<
   | 'loadPackages'
   | 'listPackages'
   | 'list'
+  | 'listRestorable'
+  | 'restore'
   | 'close'
   | 'closeAll'
   | 'facts'
@@ -141,6 +143,22 @@ export class SessionScope implements SessionAccess {
     });
     this.listeners.push(off);
     return off;
+  }
+
+  /**
+   * Restores a session saved before a restart (--state-dir) for whoever names its id (the id is the secret, as
+   * for a live session in stdio mode); the session then belongs to this client. Another client's live session
+   * stays another's: null, and the call then finds no such session.
+   */
+  async restore(id: string): ReturnType<SessionManager['restore']> {
+    const report = await this.manager.restore(id);
+    if (report) this.owned.add(id);
+    return report;
+  }
+
+  /** None: the saved sessions' ids would be other clients' secrets. A client restores one by using its id. */
+  async listRestorable(): ReturnType<SessionManager['listRestorable']> {
+    return [];
   }
 
   list(): ReturnType<SessionManager['list']> {

@@ -52,6 +52,7 @@ describe('createSandbox options', () => {
       wheelsDir: '/opt/wheels',
       lockFile: '/opt/mirror/pyodide-lock.json',
       maxHistoryCells: 10,
+      stateDir: 'state',
       tools: ['execute_code', 'list_files'],
       profile: 'compact',
     };
@@ -62,6 +63,7 @@ describe('createSandbox options', () => {
     assert.deepEqual(config.figureFormats, ['png', 'svg']);
     assert.equal(config.structuredContent, false);
     assert.equal(config.snapshotDir, null);
+    assert.equal(config.stateDir, '/srv/state');
     assert.deepEqual(config.tools, ['execute_code', 'list_files']);
     assert.deepEqual(configFromOptions({}).http, configFromOptions({}).http);
     const defaults = configFromOptions({}, '/srv', {});

@@ -8,7 +8,8 @@ export function registerListSessionsTool(server: McpServer, deps: ToolDeps): Reg
     {
       title: 'List sessions',
       description:
-        'Lists the live sessions: id, creation and last-use times, expiry, whether one is running code, and how many cells it ran.',
+        'Lists the live sessions: id, creation and last-use times, expiry, whether one is running code, and how many cells it ran. ' +
+        'With --state-dir, also the sessions saved before a server restart (restorable: true): any call with their session_id restores them.',
       inputSchema: z.strictObject({}),
       outputSchema: {
         sessions: z.array(
@@ -18,12 +19,13 @@ export function registerListSessionsTool(server: McpServer, deps: ToolDeps): Reg
             last_used_at: z.string(),
             expires_at: z.string(),
             busy: z.boolean(),
-            execution_count: countField('Cells run in the session'),
+            execution_count: countField('Cells run in the session (restorable: cells that a restore replays)'),
+            restorable: z.boolean().describe('Saved before a server restart and not running; a call with its session_id restores it'),
           }),
         ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, async () => ok({ sessions: deps.sessions.list() })),
+    guarded(deps, async () => ok({ sessions: [...deps.sessions.list(), ...(await deps.sessions.listRestorable())] })),
   );
 }

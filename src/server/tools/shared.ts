@@ -5,6 +5,7 @@ import { PyodideMcpError } from '../../errors.js';
 import type { HostAccess } from '../../sandbox/host-paths.js';
 import { jsonBytes } from '../../sandbox/reply-caps.js';
 import type { SessionAccess } from '../../sessions/scope.js';
+import type { RestoreReport } from '../../sessions/manager.js';
 
 export interface ToolDeps {
   /** The session manager, or one client's scope of it (Streamable HTTP). */
@@ -39,6 +40,24 @@ export function ok<T extends object>(structured: T, text?: string): CallToolResu
   };
 }
 
+/** Tells a reply's reader that its session was restored from --state-dir first, and how that went. */
+function noteRestored(result: CallToolResult, sessionId: string, report: RestoreReport): void {
+  const parts = [
+    `session ${sessionId} was restored after a server restart: ${report.files} files copied back, ${report.cells} cells replayed`,
+  ];
+  if (report.failed.length > 0) parts.push(`cells that failed on replay: ${report.failed.join(', ')}`);
+  if (report.skipped.length > 0) parts.push(`not replayed (interrupted before the restart): ${report.skipped.join(', ')}`);
+  if (report.dropped > 0) parts.push(`${report.dropped} older cells were no longer kept (--max-history-cells) and were not replayed`);
+  if (report.skipped_files.length > 0) parts.push(`files not copied back: ${report.skipped_files.slice(0, 20).join(', ')}`);
+  const line = parts.join('; ');
+  const structured = result.structuredContent;
+  // Execution replies (execute_code, run_file, call_function) carry it as a field of their schema.
+  if (structured && 'success' in structured && 'execution_count' in structured) structured.restored = report;
+  const first = result.content[0];
+  if (first?.type === 'text' && !result.isError && structured && 'success' in structured) first.text = `${line}\n${first.text}`;
+  else result.content.push({ type: 'text', text: line });
+}
+
 /**
  * The one place where a failure becomes an MCP tool error (isError): the message says what was
  * wrong and what to do. Errors we did not anticipate are reported as internal, and logged.
@@ -55,11 +74,24 @@ export function toToolError(error: unknown, log: (message: string) => void): Cal
  * Wraps a handler so that every thrown error becomes a tool error reply, and no reply exceeds --max-reply-bytes
  * (execute_code and run_file fit themselves under it; for other tools a reply that large means the request was too
  * broad, and the error says how to narrow it).
+ *
+ * With --state-dir, a `session_id` argument naming a session saved before a restart restores it first (unless
+ * `restore` is false), and the reply says so: a `restored` field in an execution reply, a line of text in every reply.
  */
-export function guarded<A extends unknown[]>(deps: Pick<ToolDeps, 'log' | 'config'>, handler: (...args: A) => Promise<CallToolResult>) {
+export function guarded<A extends unknown[]>(
+  deps: Pick<ToolDeps, 'log' | 'config'> & Partial<Pick<ToolDeps, 'sessions'>>,
+  handler: (...args: A) => Promise<CallToolResult>,
+  options: { restore?: boolean } = {},
+) {
   return async (...args: A): Promise<CallToolResult> => {
     try {
+      const sessionId = (args[0] as { session_id?: unknown } | undefined)?.session_id;
+      const restored =
+        options.restore !== false && deps.sessions && typeof sessionId === 'string' && sessionId !== ''
+          ? await deps.sessions.restore(sessionId)
+          : null;
       const result = await handler(...args);
+      if (restored && typeof sessionId === 'string') noteRestored(result, sessionId, restored);
       const size = jsonBytes(result);
       if (size > deps.config.maxReplyBytes) {
         throw new PyodideMcpError(
