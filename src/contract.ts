@@ -372,7 +372,7 @@ export const supervisorOptionsSchema = z.object({
 export type SupervisorOptions = z.infer<typeof supervisorOptionsSchema>;
 
 /** Messages from the server to a session process. */
-export const processControlSchema = z.union([
+export const processControlSchema = z.discriminatedUnion('control', [
   z.object({ control: z.literal('start'), options: supervisorOptionsSchema }),
   z.object({ control: z.literal('interrupt') }),
   z.object({ control: z.literal('request'), request: z.custom<SessionRequest>((v) => typeof v === 'object' && v !== null) }),
