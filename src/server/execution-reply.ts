@@ -230,6 +230,8 @@ function fitToBudget(reply: ExecutionReply, images: Image[], options: ReplyOptio
     content: [{ type: 'text', text: readable(reply, options.newSession) }, ...richBlocks(reply, inline, options.resourceLinks)],
   });
   let result = build();
+  // The common case, measured once: the loops below would each serialize the whole reply again to find it fits.
+  if (jsonBytes(result) <= maxBytes) return result;
   const note = (field: string, amount: number) =>
     (reply.truncated = {
       ...(reply.truncated ?? {}),

@@ -26,6 +26,7 @@ import { constants as fsConstants } from 'node:fs';
 import nodeModule, { register } from 'node:module';
 import { constants as osConstants } from 'node:os';
 import realProcess from 'node:process';
+import { types as utilTypes } from 'node:util';
 import type { MessagePort } from 'node:worker_threads';
 import { MAX_LOG_CHARS } from '../../src/wire-limits.js';
 import { cellScope } from './cell-scope.js';
@@ -451,26 +452,15 @@ export function createGuardedPost<M extends { type: string }>(port: MessagePort,
   const now = performance.now.bind(performance);
   const call = Function.prototype.call;
   const sliceString = call.bind(String.prototype.slice) as (text: string, start: number, end: number) => string;
-  const byteLengthOf = [ArrayBuffer, SharedArrayBuffer].map(
-    (type) => call.bind(Object.getOwnPropertyDescriptor(type.prototype, 'byteLength')!.get!) as (value: unknown) => number,
-  );
   const isArray = Array.isArray;
   const isView = ArrayBuffer.isView;
+  // A brand check, like calling the byteLength getter, without the two exceptions per plain object that made this
+  // walk cost as much as the cell itself (measured: 0.13 ms of a "1+1" reply under load).
+  const isAnyArrayBuffer = utilTypes.isAnyArrayBuffer;
   const keys = Object.keys;
   const min = Math.min;
   const toText = String;
-  const isBinary = (value: unknown): boolean => {
-    if (isView(value)) return true;
-    for (let i = 0; i < byteLengthOf.length; i++) {
-      try {
-        byteLengthOf[i]!(value);
-        return true;
-      } catch {
-        // not that kind of buffer
-      }
-    }
-    return false;
-  };
+  const isBinary = (value: unknown): boolean => isView(value) || isAnyArrayBuffer(value);
   let tokens = limits.logBurst;
   let last = now();
   let dropped = 0;
