@@ -14,10 +14,19 @@ interface Entry {
   state: 'waiting' | 'running' | 'done' | 'failed';
   /** An agent holds the session: its preload does not wait for boots to end. */
   urgent: boolean;
+  /** Not started before this time (ms since epoch); see HELD_GRACE_MS. */
+  notBefore: number;
   readonly done: Promise<Record<string, string>>;
   resolve: (versions: Record<string, string>) => void;
   reject: (error: Error) => void;
 }
+
+/**
+ * How long a session an agent just took is left alone before its preload starts, unless a cell needs the preload.
+ * A preload step cannot be interrupted (loading numpy's files takes about a second), and the call that created the
+ * session usually comes right after: measured, the first `print(6*7)` after start waited 1.2 s behind a step.
+ */
+const HELD_GRACE_MS = 1500;
 
 export class PreloadScheduler {
   private readonly entries = new Map<SessionChannel, Entry>();
@@ -47,7 +56,7 @@ export class PreloadScheduler {
       reject = rej;
     });
     done.catch(() => {}); // failures are logged; a waiter that cares gets its own rejection
-    const entry: Entry = { channel, state: 'waiting', urgent, done, resolve, reject };
+    const entry: Entry = { channel, state: 'waiting', urgent, notBefore: urgent ? this.graceEnd() : 0, done, resolve, reject };
     this.entries.set(channel, entry);
     if (urgent) this.queue.unshift(entry);
     else this.queue.push(entry);
@@ -64,6 +73,7 @@ export class PreloadScheduler {
   prioritize(channel: SessionChannel): void {
     const entry = this.entries.get(channel);
     if (!entry) return;
+    if (entry.state === 'waiting' && !entry.urgent) entry.notBefore = this.graceEnd();
     entry.urgent = true;
     const index = this.queue.indexOf(entry);
     if (index > 0) this.queue.unshift(...this.queue.splice(index, 1));
@@ -77,14 +87,28 @@ export class PreloadScheduler {
 
   /** Resolves to {module: version} once the session has imported its preload set; rejects if it could not. */
   whenDone(channel: SessionChannel): Promise<Record<string, string>> {
-    return this.entries.get(channel)?.done ?? Promise.reject(new Error('this session has no preload scheduled'));
+    const entry = this.entries.get(channel);
+    if (!entry) return Promise.reject(new Error('this session has no preload scheduled'));
+    // Someone waits for it: no grace.
+    entry.notBefore = 0;
+    this.pump();
+    return entry.done;
+  }
+
+  /** The end of a held session's grace, with a pump scheduled for then. */
+  private graceEnd(): number {
+    setTimeout(() => this.pump(), HELD_GRACE_MS + 1).unref();
+    return Date.now() + HELD_GRACE_MS;
   }
 
   /** Starts what may start now; call whenever a boot ends. */
   pump(): void {
     // A held session's preload starts even while others boot: an agent may be waiting on it (SessionManager.execute).
-    while (!this.closed && this.running < this.slots && this.queue.length > 0 && (this.booting() === 0 || this.queue[0]!.urgent)) {
-      const entry = this.queue.shift()!;
+    const eligible = (entry: Entry) => Date.now() >= entry.notBefore && (entry.urgent || this.booting() === 0);
+    while (!this.closed && this.running < this.slots) {
+      const index = this.queue.findIndex(eligible);
+      if (index < 0) return;
+      const [entry] = this.queue.splice(index, 1) as [Entry];
       entry.state = 'running';
       this.running++;
       const started = performance.now();
