@@ -151,7 +151,7 @@ async function coldCreate(preload: string, label: string): Promise<void> {
     await server.call('close_session', { session_id: created.session_id });
   }
   await server.close();
-  record(`create_session, cold (${label})`, times, 'ms', preload === 'none' ? undefined : '< 1500 ms with snapshot (modern only)');
+  record(`create_session, cold (${label})`, times, 'ms');
 }
 
 /** 2. Round trip of execute_code "1+1" in a warm session. */
@@ -170,7 +170,7 @@ async function roundTrip(isolation: Isolation): Promise<void> {
     `execute_code "1+1" round trip (warm session, stdio + SDK client, ${isolation})`,
     times,
     'ms',
-    'p50 < 1 ms, p99 < 3 ms',
+    'p50 < 0.8 ms, p99 < 3 ms',
     undefined,
     true,
   );
