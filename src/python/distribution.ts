@@ -102,12 +102,18 @@ export function missingWheels(lock: Lockfile, names: string[], wheelsDir: string
   return wheelClosure(lock, names).filter((pkg) => !existsSync(join(wheelsDir, pkg.file_name)));
 }
 
-/** Packages (and import names) that the legacy distribution ships. */
-export function legacyPackages(): Set<string> {
-  const spec = JSON.parse(readFileSync(join(legacyDistDir(), 'packages.json'), 'utf8')) as {
+/** The legacy distribution's packages.json, reduced to what we read. */
+function readLegacySpec() {
+  return JSON.parse(readFileSync(join(legacyDistDir(), 'packages.json'), 'utf8')) as {
     dependencies: Record<string, string[]>;
     import_name_to_package_name: Record<string, string>;
+    versions: Record<string, string>;
   };
+}
+
+/** Packages (and import names) that the legacy distribution ships. */
+export function legacyPackages(): Set<string> {
+  const spec = readLegacySpec();
   return new Set([...Object.keys(spec.dependencies), ...Object.keys(spec.import_name_to_package_name)]);
 }
 
@@ -239,11 +245,7 @@ export function distributionFacts(distribution: Distribution, preload: string[])
         .sort(),
     };
   }
-  const spec = JSON.parse(readFileSync(join(legacyDistDir(), 'packages.json'), 'utf8')) as {
-    dependencies: Record<string, string[]>;
-    import_name_to_package_name: Record<string, string>;
-    versions: Record<string, string>;
-  };
+  const spec = readLegacySpec();
   const pkg = JSON.parse(readFileSync(join(legacyDistDir(), '..', 'package.json'), 'utf8')) as { version: string };
   return {
     python: LEGACY_PYTHON,

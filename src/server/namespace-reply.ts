@@ -46,8 +46,11 @@ export function capListing(listing: VariableListing, maxReplyBytes: number) {
     dtype: v.dtype === null ? null : short(v.dtype),
     size_bytes: v.size_bytes,
   }));
-  // The text block repeats every entry, so each one costs about twice its JSON.
-  while (variables.length > 0 && 2 * jsonBytes(variables) + 4096 > maxReplyBytes) variables.pop();
+  // The text block repeats every entry, so each one costs about twice its JSON. Each entry is measured once (not the
+  // whole list again after every drop, which was quadratic in the 1000 entries a listing may hold).
+  let budget = (maxReplyBytes - 4096) / 2;
+  const fitting = variables.findIndex((v) => (budget -= jsonBytes(v) + 1) < 0);
+  if (fitting >= 0) variables.length = fitting;
   const total = Math.max(listing.total, listing.variables.length);
   return { variables, total, omitted: total - variables.length, truncated_chars: counter.cut };
 }
