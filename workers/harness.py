@@ -731,6 +731,9 @@ def _resolve(name):
     return value
 
 
+_MISSING = object()
+
+
 def list_variables(request):
     pattern = request.get("filter") or ""
     wildcard = any(c in pattern for c in "*?[")
@@ -739,6 +742,10 @@ def list_variables(request):
     matched = []
     for name in sorted(_session.namespace):
         if name.startswith("_"):
+            continue
+        # Pyodide 0.17 (legacy) starts __main__ with every builtin copied in: those are not the user's variables
+        # (a name the user rebinds is no longer the builtin, and is listed).
+        if getattr(builtins, name, _MISSING) is _session.namespace[name]:
             continue
         if pattern and not (fnmatch.fnmatch(name, pattern) if wildcard else pattern.lower() in name.lower()):
             continue

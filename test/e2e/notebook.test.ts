@@ -218,6 +218,12 @@ describe('legacy runtime: figures, DataFrames and arrays', () => {
     assert.deepEqual(listing.variables[0].shape, [3, 2]);
     assert.equal(listing.variables[0].dtype, 'float64, int64');
     assert.ok(listing.variables[0].size_bytes > 0);
+    // Pyodide 0.17 copies every builtin into __main__: none of them is listed as a user variable.
+    const all = await h.ok('list_variables', { session_id: s });
+    assert.ok(
+      !all.variables.some((v: { name: string }) => ['print', 'len', 'ArithmeticError'].includes(v.name)),
+      JSON.stringify(all.variables.map((v: { name: string }) => v.name)),
+    );
     const df = await h.ok('inspect_variable', { session_id: s, name: 'df' });
     assert.deepEqual(df.columns, [
       { name: 'a', dtype: 'int64' },
