@@ -4,8 +4,8 @@
  * same run, with the default process isolation and thread isolation side by side. Prints a Markdown table and
  * writes bench/results/latest.json.
  *
- * Environment knobs (for a quicker run): BENCH_ROUNDS (default 1 = full), BENCH_QUICK=1, BENCH_ONLY=pure-snapshot (only
- * the rows of the memory snapshot that holds a pure-Python preload set).
+ * Environment knobs (for a quicker run): BENCH_ROUNDS (default 1 = full), BENCH_QUICK=1, BENCH_ONLY=<section> (only
+ * that section's rows: pure-snapshot, the memory snapshot that holds a pure-Python preload set; round-trip; memory).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -498,8 +498,22 @@ async function readyWithAndWithout(label: string, preload: string, code: string,
 
 async function main(): Promise<void> {
   const started = Date.now();
-  if (process.env.BENCH_ONLY === 'pure-snapshot') {
-    await pureSnapshot();
+  // Partial runs, for working on one target: their rows are written beside the full run's, never over it.
+  const sections: Record<string, () => Promise<void>> = {
+    'pure-snapshot': pureSnapshot,
+    'round-trip': async () => {
+      await roundTrip('process');
+      await roundTrip('thread');
+    },
+    memory: async () => {
+      await memory('none', 'modern, no preload', 'process');
+      await memory(STACK, 'legacy, scientific stack', 'process');
+    },
+  };
+  const only = process.env.BENCH_ONLY;
+  if (only) {
+    if (!sections[only]) throw new Error(`BENCH_ONLY=${only}: not a section (${Object.keys(sections).join(', ')})`);
+    await sections[only]();
     report(started);
     return;
   }

@@ -79,6 +79,19 @@ describe('sandbox: legacy runtime (Pyodide 0.17.1)', () => {
     await p.assertUnharmed();
   });
 
+  it('package files are read from their .data file on demand, and only within it', async () => {
+    // What Python can reach of the on-demand reader (it hangs off every package file's FS node).
+    const reader = `import js\ndata = js.pyodide._module.FS.lookupPath('/lib/python3.8/site.py').node.contents.compressedData.data\n`;
+    assert.equal((await p.run(s, `${reader}data.subarray(0, 2048).length`)).result, '2048');
+    assert.equal((await p.run(s, `${reader}data.length > 1_000_000`)).result, 'True');
+    for (const range of ['-1, 10', '0, data.length + 1', '10, 5']) {
+      assertPythonError(await p.run(s, `${reader}data.subarray(${range})`), 'JsException', /RangeError: .* outside/);
+    }
+    // The standard library still reads correctly through it.
+    assert.equal((await p.run(s, 'import json\njson.dumps({"a": [1, 2]})')).result, `'{"a": [1, 2]}'`);
+    await p.assertUnharmed();
+  });
+
   it('memory bomb: MemoryError at the cap; offline packages still load after lockdown', async () => {
     const victim = await p.newSession();
     assertPythonError(await p.run(victim, 'b = bytearray(1536 * 1024**2)'), 'MemoryError', /^$/);

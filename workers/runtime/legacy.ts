@@ -20,6 +20,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
 import { CallableTargetConstructor } from '../sandbox/lockdown.js';
+import { diskPackageBytes, type PackageBytes } from './disk-package-data.js';
 import { LEGACY_PATCHES_PY } from './legacy-patches.js';
 
 /** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
@@ -39,6 +40,14 @@ interface Pyodide017 {
       versions?: Record<string, string>;
     };
   };
+}
+
+/** Emscripten's LZ4 file-packager support in pyodide.asm.js, as far as `.data` loading goes. */
+interface Lz4Api {
+  loadPackage(
+    pack: { compressedData?: { data: Uint8Array | PackageBytes; cachedOffset: number } },
+    preloadPlugin: boolean,
+  ): void;
 }
 
 /** A PyProxy as far as we touch it (0.17: `toJs(depth)`, `destroy()`, `toString()` = Python `str()`). */
@@ -129,14 +138,39 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
       return {}; // "instantiation is asynchronous" in Emscripten's protocol
     },
     // Every `.data` loader (pyodide.asm.data and each package) asks this hook first and only falls back to
-    // XMLHttpRequest (absent in Node, so the load fails) when it returns nothing: data comes from disk, synchronously.
+    // XMLHttpRequest (absent in Node, so the load fails) when it returns nothing. It gets an empty stand-in that
+    // names the file; `LZ4.loadPackage` (wrapped below) swaps it for the file read on demand (disk-package-data.ts).
     getPreloadedPackage(requested: string): ArrayBuffer {
-      const bytes = readFileSync(dist(requested));
-      return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-        ? (bytes.buffer as ArrayBuffer)
-        : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+      const standIn = new ArrayBuffer(0);
+      dataFiles.set(standIn, dist(requested));
+      return standIn;
     },
   };
+
+  /** `.data` files requested through getPreloadedPackage, by the stand-in buffer their loader was given. */
+  const dataFiles = new WeakMap<ArrayBufferLike, string>();
+  // Emscripten assigns `Module.LZ4` during module setup, before any `.data` loader runs (they assert it exists).
+  const readPackagesFromDisk = (module: object): void => {
+    let lz4: Lz4Api | undefined;
+    Object.defineProperty(module, 'LZ4', {
+      configurable: true,
+      enumerable: false,
+      get: () => lz4,
+      set: (value: Lz4Api | undefined) => {
+        lz4 = value;
+        if (!value || wrappedLz4.has(value)) return;
+        wrappedLz4.add(value);
+        const loadPackage = value.loadPackage.bind(value);
+        value.loadPackage = (pack, preloadPlugin) => {
+          const compressed = pack.compressedData;
+          const file = compressed && ArrayBuffer.isView(compressed.data) ? dataFiles.get(compressed.data.buffer) : undefined;
+          if (compressed && file !== undefined) compressed.data = diskPackageBytes(file, compressed.cachedOffset);
+          return loadPackage(pack, preloadPlugin);
+        };
+      },
+    });
+  };
+  const wrappedLz4 = new WeakSet<object>();
 
   // The `.data` loaders throw "using preloaded data can only be done on a web page or in a web worker" unless a
   // `location` exists; its value only feeds an unused PACKAGE_PATH. Emscripten's web-worker branch reads
@@ -192,6 +226,7 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
     // Called as a free identifier after importScripts('pyodide.asm.js'): add our Module settings first.
     _createPyodideModule: (module: object) => {
       if (!asmFactory) throw new Error('legacy runtime: pyodide.asm.js did not define _createPyodideModule');
+      readPackagesFromDisk(module);
       return asmFactory(Object.assign(module, moduleOverrides));
     },
   });
