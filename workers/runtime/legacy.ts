@@ -44,10 +44,7 @@ interface Pyodide017 {
 
 /** Emscripten's LZ4 file-packager support in pyodide.asm.js, as far as `.data` loading goes. */
 interface Lz4Api {
-  loadPackage(
-    pack: { compressedData?: { data: Uint8Array | PackageBytes; cachedOffset: number } },
-    preloadPlugin: boolean,
-  ): void;
+  loadPackage(pack: { compressedData?: { data: Uint8Array | PackageBytes; cachedOffset: number } }, preloadPlugin: boolean): void;
 }
 
 /** A PyProxy as far as we touch it (0.17: `toJs(depth)`, `destroy()`, `toString()` = Python `str()`). */
