@@ -26,13 +26,16 @@ import { bootRuntime } from './runtime/index.js';
 import { cellScope, fatalReason } from './sandbox/cell-scope.js';
 import { createGuardedPost, lockdown, prepareSandbox } from './sandbox/lockdown.js';
 import { Workspace, WorkspaceError, WorkspaceViolation, type Errnos } from './workspace.js';
+import { openDirectChannel } from './direct-channel.js';
 import { preload, SerialWork } from './preloader.js';
 
 const port = parentPort;
 if (!port) throw new Error('session.worker must run inside a worker thread');
-const init = workerData as WorkerInit & { interruptBuffer: SharedArrayBuffer };
+const init = workerData as WorkerInit & { interruptBuffer: SharedArrayBuffer; channelFd?: number };
+// Process isolation: requests and most replies use the worker's own pipe to the server (direct-channel.ts).
+const direct = typeof init.channelFd === 'number' ? openDirectChannel(init.channelFd, port) : null;
 // Security: postMessage bound now, before user code exists; logs rate-limited, oversized messages refused.
-const post = createGuardedPost<SessionMessage>(port);
+const post = createGuardedPost<SessionMessage>(direct ? direct.router : port);
 const send = (message: string) => post({ type: 'log', message });
 /**
  * While booting, the runtime's chatter (package loading, interpreter start-up, import warnings) is kept, not sent:
@@ -355,7 +358,7 @@ boot().then(
     };
     // One request at a time, in arrival order; the preload runs its steps through the same queue, between requests.
     const work = new SerialWork();
-    port.on('message', (request: SessionRequest) => {
+    const onRequest = (request: SessionRequest) => {
       const answer = async () => {
         try {
           await handle(request);
@@ -366,7 +369,9 @@ boot().then(
         }
       };
       void (request.type === 'preload' ? answer() : work.run(answer));
-    });
+    };
+    if (direct) direct.listen(onRequest);
+    else port.on('message', onRequest);
     post({ type: 'ready', info });
   },
   (error) => {

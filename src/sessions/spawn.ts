@@ -71,12 +71,14 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
   // removed with every other non-allow-listed global before user code runs.
   const child = spawn(process.execPath, ['--expose-gc', SESSION_PROCESS_PATH], {
     // Security: an environment with nothing of the server's, and stdio that is not the server's: no stdin,
-    // stdout/stderr only logged. fd 3 is the session's one channel to the server.
+    // stdout/stderr only logged. fd 3 is the supervisor's channel to the server (start, interrupt, read_file, and
+    // what the worker does not send itself); fd 4 is the worker's own (requests, and replies without file bytes:
+    // workers/direct-channel.ts), which saves each call a relay through the process's main thread.
     env: { GLIBC_TUNABLES: MALLOC_TUNABLES },
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
   });
   const channel = child.stdio[3] as Readable & Writable;
-  const decoder = new FrameDecoder(options.maxFrameBytes);
+  const workerChannel = child.stdio[4] as Readable & Writable;
   const messageListeners: ((raw: unknown) => void)[] = [];
   const exitListeners: ((description: string) => void)[] = [];
   let ended = false;
@@ -88,20 +90,24 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
   const output = boundedLog(options.log, `session process ${child.pid}`);
   child.stdout!.on('data', (chunk: Buffer) => output(`[stdout] ${chunk.toString().trimEnd()}`));
   child.stderr!.on('data', (chunk: Buffer) => output(chunk.toString().trimEnd()));
-  channel.on('data', (chunk: Buffer) => {
-    if (ended) return;
-    let messages: unknown[];
-    try {
-      messages = decoder.push(chunk);
-    } catch (error) {
-      if (!(error instanceof FrameError)) throw error;
-      // Security: garbage on the channel is that session's death, never an error of the server.
-      child.kill('SIGKILL');
-      return end(`the session process broke the channel protocol: ${error.message}`);
-    }
-    for (const message of messages) for (const listener of messageListeners) listener(message);
-  });
-  channel.on('error', () => {}); // the exit handler reports the end
+  // Both pipes carry the same kind of messages, each in its own frame stream; replies match requests by id.
+  for (const pipe of [channel, workerChannel]) {
+    const decoder = new FrameDecoder(options.maxFrameBytes);
+    pipe.on('data', (chunk: Buffer) => {
+      if (ended) return;
+      let messages: unknown[];
+      try {
+        messages = decoder.push(chunk);
+      } catch (error) {
+        if (!(error instanceof FrameError)) throw error;
+        // Security: garbage on either pipe is that session's death, never an error of the server.
+        child.kill('SIGKILL');
+        return end(`the session process broke the channel protocol: ${error.message}`);
+      }
+      for (const message of messages) for (const listener of messageListeners) listener(message);
+    });
+    pipe.on('error', () => {}); // the exit handler reports the end
+  }
   child.on('error', (error) => end(`the session process could not run: ${error.message}`));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('exit', (code, signal) =>
@@ -113,7 +119,11 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
   send({ control: 'start', options: { init: options.init, maxHeapMb: options.maxHeapMb, maxWasmMemoryMb: options.maxWasmMemoryMb } });
   return {
     pid: child.pid ?? null,
-    send: (request) => send({ control: 'request', request }),
+    // read_file is answered by the supervisor from the files it keeps, even while the worker is busy.
+    send: (request) =>
+      request.type === 'read_file'
+        ? send({ control: 'request', request })
+        : !ended && workerChannel.writable && writeFrame(workerChannel, request),
     interrupt: () => send({ control: 'interrupt' }),
     onMessage: (listener) => messageListeners.push(listener),
     onExit: (listener) => exitListeners.push(listener),

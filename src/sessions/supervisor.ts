@@ -35,10 +35,16 @@ export class Supervisor {
   private readonly relayed = new Map<number, Op>();
   private ended = false;
 
+  /**
+   * `channelFd` (session processes only): the descriptor of the worker's own pipe to the server
+   * (workers/direct-channel.ts). Requests then go to the worker without passing here, except `read_file`, and
+   * replies come back here only when they carry file bytes.
+   */
   constructor(
     options: SupervisorOptions,
     private readonly emit: Emit,
     private readonly onEnd: (description: string) => void,
+    private readonly channelFd: number | null = null,
   ) {
     this.files = new SessionFileStore(options.init.fileLimits);
     const interruptBuffer = new SharedArrayBuffer(4);
@@ -48,7 +54,12 @@ export class Supervisor {
     this.worker = new Worker(SESSION_WORKER_URL, {
       // Security: the snapshot is this worker's own copy (structured clone), never memory another session boots from.
       // (Pyodide reads it through 32-bit views: a deserialized view that is not aligned gets an aligned copy.)
-      workerData: { ...options.init, snapshot: aligned(options.init.snapshot), interruptBuffer },
+      workerData: {
+        ...options.init,
+        snapshot: aligned(options.init.snapshot),
+        interruptBuffer,
+        ...(channelFd === null ? {} : { channelFd }),
+      },
       // Security: the worker sees an empty environment, never the server's secrets.
       env: {},
       argv: [],
@@ -100,6 +111,7 @@ export class Supervisor {
 
   private fromWorker(raw: unknown): void {
     if (this.ended) return;
+    if (this.channelFd !== null && (raw as { type?: unknown } | null)?.type === 'routed') return this.fromDirectWorker(raw);
     // Security: the worker runs untrusted code; a message outside the contract ends the session.
     const parsed = sessionMessageSchema.safeParse(raw);
     if (!parsed.success) return this.breach(`sent a message outside the protocol (${parsed.error.issues[0]?.message})`);
@@ -126,6 +138,20 @@ export class Supervisor {
     }
   }
 
+  /**
+   * A reply with file bytes from a worker that has its own pipe: the request never passed here, so the worker names
+   * the op (it is as trusted as the rest of this process: the server checks the reply against its own request).
+   */
+  private fromDirectWorker(raw: unknown): void {
+    const { op, reply } = raw as { op?: unknown; reply?: unknown };
+    const id = (reply as { id?: unknown } | null)?.id;
+    if (typeof op !== 'string' || !Object.hasOwn(WORKER_REPLIES, op) || typeof id !== 'number' || this.relayed.has(id)) {
+      return this.breach('sent a routed reply outside the protocol');
+    }
+    this.relayed.set(id, op as Op);
+    this.fromWorker(reply);
+  }
+
   /** Keeps the bytes of changed files here and passes the change set on as metadata only. */
   private storeFiles(op: Op, value: unknown): unknown {
     if (op === 'execute' || op === 'run_file' || op === 'call_function' || op === 'reset') {
@@ -147,6 +173,8 @@ export class Supervisor {
     this.ended = true;
     for (const id of this.relayed.keys()) this.emit({ type: 'reply', id, ok: false, error: crashed(description) });
     this.relayed.clear();
+    // With a direct pipe the requests in flight are unknown here: the server fails them when it reads this.
+    if (this.channelFd !== null) this.emit({ type: 'fatal', reason: `The session lost its worker (${description}).` });
     this.onEnd(description);
   }
 

@@ -27,7 +27,6 @@ import nodeModule, { register } from 'node:module';
 import { constants as osConstants } from 'node:os';
 import realProcess from 'node:process';
 import { types as utilTypes } from 'node:util';
-import type { MessagePort } from 'node:worker_threads';
 import { MAX_LOG_CHARS } from '../../src/wire-limits.js';
 import { cellScope } from './cell-scope.js';
 import { LATCH_SPECIFIER, REFUSAL, resolveSync } from './import-firewall.js';
@@ -442,10 +441,13 @@ export const DEFAULT_POST_LIMITS: PostLimits = {
 
 /**
  * Returns the worker's `post(message, transfer)`: `port.postMessage` bound now (before user code can touch
- * MessagePort.prototype), with log messages cut and rate-limited, and any message whose strings exceed
+ * MessagePort.prototype; `port` is the parent port, or the router of workers/direct-channel.ts), with log messages cut and rate-limited, and any message whose strings exceed
  * `maxMessageChars` replaced by an error reply (a tampered harness could otherwise hand the host a giant string).
  */
-export function createGuardedPost<M extends { type: string }>(port: MessagePort, limits: PostLimits = DEFAULT_POST_LIMITS) {
+export function createGuardedPost<M extends { type: string }>(
+  port: { postMessage(message: unknown, transfer?: readonly ArrayBuffer[]): void },
+  limits: PostLimits = DEFAULT_POST_LIMITS,
+) {
   // Everything is captured now, before user code exists: after lockdown user code owns the realm's prototypes and
   // could otherwise patch String.prototype.slice, Array iteration, Math.min... to defeat these bounds.
   const postMessage = port.postMessage.bind(port) as (message: unknown, transfer?: readonly ArrayBuffer[]) => void;
