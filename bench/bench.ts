@@ -90,6 +90,19 @@ function rssMb(pid: number): number {
   return total;
 }
 
+/**
+ * Proportional set size of a process tree: each shared page (the node binary's code, shared libraries) counted
+ * once across all processes that map it, instead of once in every one as RSS does. What adding a session costs.
+ */
+function pssMb(pid: number): number {
+  let total = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))![1]) / 1024;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+    for (const child of children ? children.split(/\s+/) : []) total += pssMb(Number(child));
+  }
+  return total;
+}
+
 async function waitForWarm(server: Server, count: number, preloaded = false): Promise<void> {
   const until = Date.now() + 180_000;
   while ((await server.call('server_info'))[preloaded ? 'warm_preloaded' : 'warm_sessions'] < count) {
@@ -204,6 +217,7 @@ async function memory(preload: string, label: string, isolation: Isolation): Pro
   const server = await startServer(['--warm-sessions', '0', '--max-sessions', '64', '--isolation', isolation], preload);
   await new Promise((r) => setTimeout(r, 500));
   const base = rssMb(server.pid);
+  const basePss = pssMb(server.pid);
   const k = QUICK ? 2 : preload === 'none' ? 8 : 4;
   for (let i = 0; i < k; i++) {
     const { session_id } = await server.call('create_session');
@@ -212,15 +226,26 @@ async function memory(preload: string, label: string, isolation: Isolation): Pro
   }
   await new Promise((r) => setTimeout(r, 1000));
   const total = rssMb(server.pid);
+  const totalPss = pssMb(server.pid);
   await server.close();
   const per = (total - base) / k;
+  const perPss = (totalPss - basePss) / k;
   rows.push({
     metric: `RSS per idle session (${label}, ${isolation})`,
     p50: per,
     p95: null,
     n: k,
     unit: 'MB',
+    ...(preload === 'none' ? {} : { target: '≤ 250 MB' }),
     note: `server alone ${base.toFixed(0)} MB; ${k} sessions ${total.toFixed(0)} MB`,
+  });
+  rows.push({
+    metric: `PSS per idle session (${label}, ${isolation})`,
+    p50: perPss,
+    p95: null,
+    n: k,
+    unit: 'MB',
+    note: 'shared pages (node binary, libraries) counted once across processes',
   });
   rows.push({
     metric: `idle sessions in 8 GB (${label}, ${isolation})`,
@@ -228,9 +253,10 @@ async function memory(preload: string, label: string, isolation: Isolation): Pro
     p95: null,
     n: k,
     unit: 'sessions',
-    target: '≥ 20',
+    target: '≥ 30',
+    note: `by RSS; by PSS ${Math.floor((8192 - basePss) / perPss)}`,
   });
-  log(`memory ${label}, ${isolation}: ${per.toFixed(1)} MB per session`);
+  log(`memory ${label}, ${isolation}: ${per.toFixed(1)} MB RSS, ${perPss.toFixed(1)} MB PSS per session`);
 }
 
 /** 6. Two CPU-bound sessions in parallel vs one after the other. */

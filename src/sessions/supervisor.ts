@@ -71,7 +71,10 @@ export class Supervisor {
       stderr: true,
       // 16 MB of stack (Node's default is 4): measured, deep recursion through C (repr of a 200,000-deep list)
       // overflows 4 MB below Python's default recursion limit; an overflow ends the session, more stack ends fewer.
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb, stackSizeMb: 16 },
+      // Young generation 6 MB (2 MB semi-spaces; V8's default lets them grow to 16 MB each): the worker's JavaScript is
+      // glue around the Python heap, and the default kept about 40 MB of nursery resident in every idle session.
+      // Measured on a scientific session: 464 → 421 MB RSS; "1+1" round trip unchanged (interleaved, 3 rounds).
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb, maxYoungGenerationSizeMb: 6, stackSizeMb: 16 },
     });
     this.worker.stdout.on('data', (chunk: Buffer) => this.log(`[worker stdout] ${chunk.toString().trimEnd()}`));
     this.worker.stderr.on('data', (chunk: Buffer) => this.log(`[worker stderr] ${chunk.toString().trimEnd()}`));
