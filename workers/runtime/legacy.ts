@@ -42,6 +42,43 @@ interface Pyodide017 {
   };
 }
 
+/** Emscripten's preload plugin for side modules (`.so`), as far as we wrap it. */
+interface PreloadPlugin {
+  canHandle?: (name: string) => boolean;
+  handle?: (this: PreloadPlugin, bytes: Uint8Array, name: string, onload: () => void, onerror: () => void) => void;
+}
+
+/**
+ * Emscripten's `.so` preload plugin hands each library's bytes to `loadWebAssemblyModule`, whose closures keep them
+ * referenced for the session's life although nothing reads them after instantiation (V8 copied them when it
+ * compiled): 16 MB per scientific session, per a heap snapshot. Once a library is instantiated its buffer is
+ * detached (moved into a clone that is dropped at once), which frees it. Each buffer is the plugin's own copy, read
+ * from the file system for this call alone.
+ */
+function releaseSideModuleBytes(plugins: PreloadPlugin[]): PreloadPlugin[] {
+  const release = (bytes: Uint8Array) => {
+    const buffer = bytes.buffer;
+    if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) {
+      structuredClone(buffer, { transfer: [buffer] });
+    }
+  };
+  const push = Array.prototype.push;
+  Object.defineProperty(plugins, 'push', {
+    value: (...added: PreloadPlugin[]) => {
+      for (const plugin of added) {
+        const handle = plugin.handle;
+        if (typeof handle === 'function' && plugin.canHandle?.('library.so') === true) {
+          plugin.handle = function (bytes, name, onload, onerror) {
+            handle.call(this, bytes, name, () => (release(bytes), onload()), onerror);
+          };
+        }
+      }
+      return push.apply(plugins, added);
+    },
+  });
+  return plugins;
+}
+
 /** Emscripten's LZ4 file-packager support in pyodide.asm.js, as far as `.data` loading goes. */
 interface Lz4Api {
   loadPackage(pack: { compressedData?: { data: Uint8Array | PackageBytes; cachedOffset: number } }, preloadPlugin: boolean): void;
@@ -134,6 +171,8 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
       );
       return {}; // "instantiation is asynchronous" in Emscripten's protocol
     },
+    // Emscripten's preload plugins (it adds its own to this array in Browser.init); see releaseSideModuleBytes.
+    preloadPlugins: releaseSideModuleBytes([]),
     // Every `.data` loader (pyodide.asm.data and each package) asks this hook first and only falls back to
     // XMLHttpRequest (absent in Node, so the load fails) when it returns nothing. It gets an empty stand-in that
     // names the file; `LZ4.loadPackage` (wrapped below) swaps it for the file read on demand (disk-package-data.ts).
