@@ -79,29 +79,24 @@ async function startServer(flags: string[], preload: string): Promise<Server> {
   return { client, pid: transport.pid!, call, close: () => client.close() };
 }
 
-/** Resident memory of a process and all its descendants (session processes under --isolation process). */
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  let total = Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+/** A kB figure of a process and all its descendants (session processes under --isolation process), in MB. */
+function treeMb(pid: number, file: string, field: RegExp): number {
+  let total = Number(field.exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'))![1]) / 1024;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-    for (const child of children ? children.split(/\s+/) : []) total += rssMb(Number(child));
+    for (const child of children ? children.split(/\s+/) : []) total += treeMb(Number(child), file, field);
   }
   return total;
 }
+
+/** Resident memory of a process tree. */
+const rssMb = (pid: number) => treeMb(pid, 'status', /VmRSS:\s+(\d+)/);
 
 /**
  * Proportional set size of a process tree: each shared page (the node binary's code, shared libraries) counted
  * once across all processes that map it, instead of once in every one as RSS does. What adding a session costs.
  */
-function pssMb(pid: number): number {
-  let total = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))![1]) / 1024;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-    for (const child of children ? children.split(/\s+/) : []) total += pssMb(Number(child));
-  }
-  return total;
-}
+const pssMb = (pid: number) => treeMb(pid, 'smaps_rollup', /^Pss:\s+(\d+)/m);
 
 async function waitForWarm(server: Server, count: number, preloaded = false): Promise<void> {
   const until = Date.now() + 180_000;

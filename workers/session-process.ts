@@ -2,22 +2,19 @@
  * Entry point of a session process (process isolation, the default): runs the session's supervisor, which hosts
  * its worker thread, and talks to the server over fd 3, in frames (src/sessions/frames.ts); the worker has fd 4,
  * its own pipe to the server for requests and replies (workers/direct-channel.ts). stdin is not connected; stdout
- * and stderr go to the server's log. If the worker's isolate brings this process down, only
- * this session is lost.
+ * and stderr go to the server's log. If the worker's isolate brings this process down, only this session is lost.
  */
 import { Socket } from 'node:net';
 import { parseRequest, processControlSchema } from '../src/contract.js';
 import { FrameDecoder, writeFrame } from '../src/sessions/frames.js';
 import { Supervisor } from '../src/sessions/supervisor.js';
+import { MAX_SERVER_FRAME_BYTES } from '../src/wire-limits.js';
 
 /** The worker's own pipe to the server (src/sessions/spawn.ts opens it; workers/direct-channel.ts uses it). */
 const DIRECT_CHANNEL_FD = 4;
 
-/** Largest frame the server sends: a write_file or an install_wheel with its bytes (checked by the server first). */
-const MAX_INBOUND_FRAME_BYTES = 4 * 2 ** 30;
-
 const channel = new Socket({ fd: 3, readable: true, writable: true });
-const decoder = new FrameDecoder(MAX_INBOUND_FRAME_BYTES);
+const decoder = new FrameDecoder(MAX_SERVER_FRAME_BYTES);
 let supervisor: Supervisor | null = null;
 
 const exit = (code: number) => {

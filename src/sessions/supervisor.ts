@@ -18,6 +18,7 @@ import {
   type WireError,
   type WorkerFileChanges,
 } from '../contract.js';
+import { CHANGES_ARE_REPLY, CHANGES_IN_OUTCOME } from '../file-change-ops.js';
 import { SESSION_WORKER_URL } from '../paths.js';
 import { hardenWorkerIsolates, workerSandboxExecArgv } from '../sandbox/worker-sandbox.js';
 import { QuotaViolation, SessionFileStore } from './file-store.js';
@@ -157,11 +158,11 @@ export class Supervisor {
 
   /** Keeps the bytes of changed files here and passes the change set on as metadata only. */
   private storeFiles(op: Op, value: unknown): unknown {
-    if (op === 'execute' || op === 'run_file' || op === 'call_function' || op === 'reset') {
+    if (CHANGES_IN_OUTCOME.has(op)) {
       const outcome = value as { changes: WorkerFileChanges };
       return { ...outcome, changes: this.files.apply(outcome.changes) };
     }
-    if (op === 'write_file' || op === 'delete_file') return this.files.apply(value as WorkerFileChanges);
+    if (CHANGES_ARE_REPLY.has(op)) return this.files.apply(value as WorkerFileChanges);
     return value;
   }
 
