@@ -239,6 +239,11 @@ class Session:
             error["traceback"], omitted = _bounded(error["traceback"], limits["traceback"])
             if omitted:
                 truncated["traceback"] = omitted
+            # The message is cut here too, not only by the host: a 50-million-character message crossing into
+            # JavaScript whole ended a legacy session (its worker reached its heap limit).
+            error["message"], omitted = _bounded(error["message"], limits["traceback"])
+            if omitted:
+                truncated["error"] = omitted
         return json.dumps(
             {
                 "stdout": stdout.getvalue(),

@@ -99,4 +99,16 @@ describe('sandbox: legacy runtime (Pyodide 0.17.1)', () => {
     assert.equal(numpy.result, '45');
     await p.assertUnharmed();
   });
+
+  it('an exception with a 50-million-character message: cut in the session, which lives on', async () => {
+    const s = await p.newSession();
+    await p.run(s, 'kept = 41');
+    const r = await p.run(s, 'raise ValueError("C" * 50_000_000)', 60);
+    assertPythonError(r, 'ValueError', /^C+$/);
+    const limit = 10_000; // --max-traceback-chars default
+    assert.equal(r.error!.message.length, limit);
+    assert.equal((r as unknown as { truncated: { error: number } }).truncated.error, 50_000_000 - limit);
+    assert.equal((await p.run(s, 'kept + 1')).result, '42');
+    await p.assertUnharmed();
+  });
 });
