@@ -49,13 +49,23 @@ interface PreloadPlugin {
 }
 
 /**
- * Emscripten's `.so` preload plugin hands each library's bytes to `loadWebAssemblyModule`, whose closures keep them
- * referenced for the session's life although nothing reads them after instantiation (V8 copied them when it
- * compiled): 16 MB per scientific session, per a heap snapshot. Once a library is instantiated its buffer is
- * detached (moved into a clone that is dropped at once), which frees it. Each buffer is the plugin's own copy, read
- * from the file system for this call alone.
+ * Emscripten's `.so` preload plugin instantiates every side module of a package as soon as the package loads:
+ * all 300-odd of numpy, pandas, matplotlib and their dependencies, though an import of the four uses far fewer.
+ * Each instance costs compiled code, its data segment in the Python heap, a WebAssembly.Global per imported symbol
+ * and, on Node 20 and 22, a copy of the whole indirect function table (0.6 MB each, per a heap snapshot).
+ *
+ * Python extension modules (under site-packages) are skipped here instead: their file is already in the file system
+ * (LZ4.loadPackage creates every file before it runs the plugins), and Python's import dlopens it, which Emscripten
+ * does synchronously from the file system (allowed in a worker). Other libraries keep the plugin: pyodide.js loads
+ * shared-library packages (CLAPACK's /lib/clapack_all.so) through it with global symbols, and would read a library
+ * missing from `preloadedWasm` from the host's disk instead.
+ *
+ * The plugin's closures also keep each library's bytes referenced for the session's life although nothing reads them
+ * after instantiation (V8 copied them when it compiled): once a library is instantiated its buffer is detached
+ * (moved into a clone that is dropped at once), which frees it. Each buffer is the plugin's own copy, read from the
+ * file system for this call alone.
  */
-function releaseSideModuleBytes(plugins: PreloadPlugin[]): PreloadPlugin[] {
+function sideModulesOnDemand(plugins: PreloadPlugin[]): PreloadPlugin[] {
   const release = (bytes: Uint8Array) => {
     const buffer = bytes.buffer;
     if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) {
@@ -69,6 +79,11 @@ function releaseSideModuleBytes(plugins: PreloadPlugin[]): PreloadPlugin[] {
         const handle = plugin.handle;
         if (typeof handle === 'function' && plugin.canHandle?.('library.so') === true) {
           plugin.handle = function (bytes, name, onload, onerror) {
+            if (name.startsWith(EXTENSION_MODULES_DIR)) {
+              release(bytes);
+              onload();
+              return;
+            }
             handle.call(this, bytes, name, () => (release(bytes), onload()), onerror);
           };
         }
@@ -78,6 +93,9 @@ function releaseSideModuleBytes(plugins: PreloadPlugin[]): PreloadPlugin[] {
   });
   return plugins;
 }
+
+/** Where Pyodide 0.17's packages put Python extension modules (loaded by import, never by pyodide.js). */
+const EXTENSION_MODULES_DIR = '/lib/python3.8/site-packages/';
 
 /** Emscripten's LZ4 file-packager support in pyodide.asm.js, as far as `.data` loading goes. */
 interface Lz4Api {
@@ -171,8 +189,8 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
       );
       return {}; // "instantiation is asynchronous" in Emscripten's protocol
     },
-    // Emscripten's preload plugins (it adds its own to this array in Browser.init); see releaseSideModuleBytes.
-    preloadPlugins: releaseSideModuleBytes([]),
+    // Emscripten's preload plugins (it adds its own to this array in Browser.init); see sideModulesOnDemand.
+    preloadPlugins: sideModulesOnDemand([]),
     // Every `.data` loader (pyodide.asm.data and each package) asks this hook first and only falls back to
     // XMLHttpRequest (absent in Node, so the load fails) when it returns nothing. It gets an empty stand-in that
     // names the file; `LZ4.loadPackage` (wrapped below) swaps it for the file read on demand (disk-package-data.ts).
