@@ -50,15 +50,16 @@ interface PreloadPlugin {
 
 /**
  * Emscripten's `.so` preload plugin instantiates every side module of a package as soon as the package loads:
- * all 300-odd of numpy, pandas, matplotlib and their dependencies, though an import of the four uses far fewer.
+ * all 75 of numpy, pandas, matplotlib, sympy and their dependencies, though importing the four uses 60.
  * Each instance costs compiled code, its data segment in the Python heap, a WebAssembly.Global per imported symbol
  * and, on Node 20 and 22, a copy of the whole indirect function table (0.6 MB each, per a heap snapshot).
  *
- * Python extension modules (under site-packages) are skipped here instead: their file is already in the file system
- * (LZ4.loadPackage creates every file before it runs the plugins), and Python's import dlopens it, which Emscripten
- * does synchronously from the file system (allowed in a worker). Other libraries keep the plugin: pyodide.js loads
- * shared-library packages (CLAPACK's /lib/clapack_all.so) through it with global symbols, and would read a library
- * missing from `preloadedWasm` from the host's disk instead.
+ * The plugin declines Python extension modules (under site-packages) instead, so they are neither decompressed nor
+ * instantiated at package load: their file is already in the file system (LZ4.loadPackage creates every file
+ * before it asks the plugins), and Python's import dlopens it, which Emscripten does synchronously from the file
+ * system (allowed in a worker). Other libraries keep the plugin: pyodide.js loads shared-library packages (CLAPACK's
+ * /lib/clapack_all.so) through it with global symbols, and would read a library missing from `preloadedWasm` from the
+ * host's disk instead.
  *
  * The plugin's closures also keep each library's bytes referenced for the session's life although nothing reads them
  * after instantiation (V8 copied them when it compiled): once a library is instantiated its buffer is detached
@@ -76,14 +77,10 @@ function sideModulesOnDemand(plugins: PreloadPlugin[]): PreloadPlugin[] {
   Object.defineProperty(plugins, 'push', {
     value: (...added: PreloadPlugin[]) => {
       for (const plugin of added) {
-        const handle = plugin.handle;
-        if (typeof handle === 'function' && plugin.canHandle?.('library.so') === true) {
+        const { handle, canHandle } = plugin;
+        if (typeof handle === 'function' && typeof canHandle === 'function' && canHandle.call(plugin, 'library.so')) {
+          plugin.canHandle = (name) => !name.startsWith(EXTENSION_MODULES_DIR) && canHandle.call(plugin, name);
           plugin.handle = function (bytes, name, onload, onerror) {
-            if (name.startsWith(EXTENSION_MODULES_DIR)) {
-              release(bytes);
-              onload();
-              return;
-            }
             handle.call(this, bytes, name, () => (release(bytes), onload()), onerror);
           };
         }

@@ -442,7 +442,8 @@ export const DEFAULT_POST_LIMITS: PostLimits = {
 /**
  * Returns the worker's `post(message, transfer)`: `port.postMessage` bound now (before user code can touch
  * MessagePort.prototype; `port` is the parent port, or the router of workers/direct-channel.ts), with log messages
- * cut and rate-limited, and any message whose strings exceed `maxMessageChars` replaced by an error reply (a tampered harness could otherwise hand the host a giant string).
+ * cut and rate-limited, and any message whose strings exceed `maxMessageChars` replaced by an error reply (a
+ * tampered harness could otherwise hand the host a giant string).
  */
 export function createGuardedPost<M extends { type: string }>(
   port: { postMessage(message: unknown, transfer?: readonly ArrayBuffer[]): void },
