@@ -39,6 +39,23 @@ describe('scientific stack, offline', () => {
     assert.equal(r.result, "({'a': 5.0, 'b': 2.0}, [2.0, 3.0], '9', 'module://pyodide_mcp_backend')");
   });
 
+  it('C++ code called through a function pointer works (numpy.fft, scipy), and the session lives on', async () => {
+    // Before workers/runtime/linker-patches.ts, the legacy runtime called numpy.fft's pocketfft helpers in their
+    // pointer-cast-emulated form and died ("Cannot convert 8 to a BigInt"), ending the session.
+    const r = await run(
+      'import numpy as np\n' +
+        'from scipy import optimize, integrate\n' +
+        'spectrum = np.fft.rfft(np.cos(2 * np.pi * 3 * np.arange(64) / 64))\n' +
+        'peak = int(np.argmax(np.abs(spectrum)))\n' +
+        'back = (np.fft.ifft(np.fft.fft(np.arange(8.0))).real.round(6) + 0.0).tolist()\n' +
+        'low = [round(float(v), 4) for v in optimize.minimize(lambda v: (v[0] - 3) ** 2 + (v[1] + 1) ** 2, [0.0, 0.0]).x]\n' +
+        '(peak, back, low, round(integrate.quad(np.sin, 0, np.pi)[0], 6))',
+    );
+    assert.equal(r.success, true, JSON.stringify(r.error));
+    assert.equal(r.result, '(3, [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], [3.0, -1.0], 2.0)');
+    assert.equal((await run('1 + 1')).result, '2');
+  });
+
   it('matplotlib savefig writes a real PNG in the session filesystem', async () => {
     const r = await run(
       'import matplotlib.pyplot as plt, numpy as np\nxs = np.linspace(0, 10, 100)\nplt.plot(xs, np.sin(xs))\nplt.savefig("sine_wave.png")\n' +

@@ -12,8 +12,8 @@
  * file they can read is confined to `distDir` (no network, no path traversal).
  *
  * The only globals left behind are 0.17.1's own: `globalThis.pyodide` (package scripts look it up by that name, so it
- * must stay), `loadPyodide`, `__pyodideLoading` (one boot per thread) and a few implicit globals from sloppy-mode
- * Emscripten code (`baseName`, `fpcGOT`, `dyncallGOT`, `fpVal`, `dcVal`; harmless numbers/strings).
+ * must stay), `loadPyodide` and `__pyodideLoading` (one boot per thread). (Its eager `updateGOT` also leaked
+ * `baseName`, `fpcGOT`, `dyncallGOT`, `fpVal` and `dcVal`; linker-patches.ts replaces it.)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +22,7 @@ import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
 import { CallableTargetConstructor } from '../sandbox/lockdown.js';
 import { diskPackageBytes, type PackageBytes } from './disk-package-data.js';
 import { LEGACY_PATCHES_PY } from './legacy-patches.js';
+import { withLinkerPatches } from './linker-patches.js';
 
 /** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
 interface Pyodide017 {
@@ -133,10 +134,10 @@ function resolveInDist(distDir: string, requested: string): string {
  * free references to e.g. `self` or `location` hit our shims instead of (missing) globals. `epilogue` is appended
  * to the body, used to hand back a top-level `var` that would otherwise be function-local.
  */
-function runScript(file: string, bindings: Record<string, unknown>, epilogue = ''): unknown {
+function runScript(file: string, bindings: Record<string, unknown>, epilogue = '', patch = (text: string) => text): unknown {
   const names = Object.keys(bindings);
   // The function header shares line 1 with the script so stack-trace line numbers stay correct.
-  const source = `(function (${names.join(', ')}) {${readFileSync(file, 'utf8')}\n${epilogue}\n})`;
+  const source = `(function (${names.join(', ')}) {${patch(readFileSync(file, 'utf8'))}\n${epilogue}\n})`;
   const fn = vm.runInThisContext(source, { filename: file }) as (...args: unknown[]) => unknown;
   return fn(...names.map((name) => bindings[name]));
 }
@@ -254,6 +255,7 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
             Function: CallableTargetConstructor,
           },
           'return _createPyodideModule;',
+          withLinkerPatches,
         ) as typeof asmFactory;
       } else {
         // Package scripts: they reference `pyodide._module` (global), `location` and, on failure, console.error.
