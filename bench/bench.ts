@@ -257,6 +257,27 @@ async function memory(preload: string, label: string, isolation: Isolation): Pro
   log(`memory ${label}, ${isolation}: ${per.toFixed(1)} MB RSS, ${perPss.toFixed(1)} MB PSS per session`);
 }
 
+/** The server with default flags and its warm pool, idle: what an operator pays before any agent calls. */
+async function idleServer(): Promise<void> {
+  const server = await startServer([], STACK);
+  await waitForWarm(server, 2, true);
+  // Idle: long enough for V8's memory reducer (it starts 8 s after the last allocation burst).
+  await new Promise((r) => setTimeout(r, 12_000));
+  const rss = rssMb(server.pid);
+  const pss = pssMb(server.pid);
+  await server.close();
+  rows.push({
+    metric: 'server idle with the default warm pool (default flags, scientific stack preloaded, process)',
+    p50: rss,
+    p95: null,
+    n: 1,
+    unit: 'MB',
+    target: '≤ 600 MB',
+    note: `RSS of the process tree, server and 2 warm sessions with the stack imported; PSS ${pss.toFixed(0)} MB`,
+  });
+  log(`idle server with its pool: ${rss.toFixed(0)} MB RSS, ${pss.toFixed(0)} MB PSS`);
+}
+
 /** 6. Two CPU-bound sessions in parallel vs one after the other. */
 async function parallelism(): Promise<void> {
   const server = await startServer(['--warm-sessions', '2'], 'none');
@@ -532,6 +553,7 @@ async function main(): Promise<void> {
     memory: async () => {
       await memory('none', 'modern, no preload', 'process');
       await memory(STACK, 'legacy, scientific stack', 'process');
+      await idleServer();
     },
   };
   const only = process.env.BENCH_ONLY;
@@ -555,6 +577,7 @@ async function main(): Promise<void> {
   await memory('none', 'modern, no preload', 'thread');
   await memory(STACK, 'legacy, scientific stack', 'process');
   await memory(STACK, 'legacy, scientific stack', 'thread');
+  await idleServer();
   await parallelism();
   await naiveBaseline('none', 'modern, no preload', modernWarm);
   await naiveBaseline(STACK, 'legacy, scientific stack', legacyWarm);
