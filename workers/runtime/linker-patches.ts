@@ -1,5 +1,5 @@
 /**
- * Two changes to the dynamic linker of the LEGACY distribution (Pyodide 0.17.1's Emscripten runtime, pyodide.asm.js),
+ * Three changes to the dynamic linker of the LEGACY distribution (Pyodide 0.17.1's Emscripten runtime, pyodide.asm.js),
  * applied to its source text before it runs. The patched text is matched exactly (one hash, two anchors): the
  * distribution is pinned, and a different build is refused rather than patched blind.
  *
@@ -24,6 +24,13 @@
  *    was called emulated with JavaScript numbers and 0.17.1 died ("Cannot convert 8 to a BigInt"), ending the
  *    session: `numpy.fft.fft(numpy.ones(8))` did, before this change too. Now each module's pairs are recorded by
  *    function object when it loads, and `dynCall` calls the plain function of whatever it finds in the table.
+ *
+ * 3. A library loaded by `dlopen` (every C extension `import` loads: see sideModulesOnDemand in legacy.ts) does not
+ *    keep its bytes. `loadWebAssemblyModule`'s closures (`loadModule`, `resolveSymbol`, `postInstantiation`) outlive
+ *    the load and hold the `.so` file's bytes, read whole from the file system, for the session's life, though V8
+ *    copied them when it compiled: 15 MB with the scientific stack imported (heap snapshot of the worker, Node 20).
+ *    Once the library is loaded, its buffer is detached (moved into a clone that is dropped at once). The buffer is
+ *    the loader's own: `FS.readFile` returns a new array each time.
  */
 import { createHash } from 'node:crypto';
 
@@ -35,6 +42,11 @@ const UPDATE_GOT_END = 'Module["updateGOT"]=updateGOT;';
 const UPDATE_GOT_SHA256 = '36d5dcecd60e384e1ac089aca0cde775d5eaaa87339524d4093ceeb801f44977';
 /** 0.17.1's pointer swap at the top of `dynCall`. */
 const DYNCALL_SWAP = 'if(ptr in dyncallInvokeMap){ptr=dyncallInvokeMap[ptr]}';
+/** 0.17.1's synchronous load of a library's bytes (the `dlopen` path), at the end of `getLibModule`. */
+const SYNC_LIBRARY_LOAD = 'return loadWebAssemblyModule(loadLibData(lib),flags)}';
+/** The same load, then the bytes let go (RELEASE_LIBRARY_BYTES is defined with the lazy table). */
+const SYNC_LIBRARY_LOAD_RELEASED =
+  'var libData=loadLibData(lib);var libModule=loadWebAssemblyModule(libData,flags);RELEASE_LIBRARY_BYTES(libData);return libModule}';
 
 /**
  * The lazy table and the pairs. Runs inside pyodide.asm.js's module function, where `isInternalSym`,
@@ -49,6 +61,14 @@ var GOT_PENDING_EMULATED = new Set();
 var GOT_EMULATED_PREFIX = "byn$fpcast-emu$";
 var GOT_PLAIN_PREFIX = "$no-fpcast-emu$";
 var PLAIN_OF_EMULATED = new WeakMap();
+var RELEASE_LIBRARY_BYTES = (function (clone) {
+  return function (bytes) {
+    var buffer = bytes.buffer;
+    if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) {
+      clone(buffer, { transfer: [buffer] });
+    }
+  };
+})(structuredClone);
 var GOT = new Proxy(GOT_ENTRIES, {
   get: function (entries, name) {
     if (typeof name === "string" && !entries[name] && GOT_PENDING.has(name)) {
@@ -132,7 +152,7 @@ function replaceOnce(source: string, needle: string, replacement: string): strin
   return source.slice(0, at) + replacement + source.slice(at + needle.length);
 }
 
-/** pyodide.asm.js with the lazy table and the pointer-call fix (see the file comment). */
+/** pyodide.asm.js with the three changes (see the file comment). */
 export function withLinkerPatches(source: string): string {
   const start = source.indexOf(UPDATE_GOT_START);
   const end = start === -1 ? -1 : source.indexOf(UPDATE_GOT_END, start);
@@ -140,5 +160,6 @@ export function withLinkerPatches(source: string): string {
     throw new Error('legacy runtime: pyodide.asm.js is not the pinned 0.17.1 build (its updateGOT differs)');
   }
   const withoutEagerTable = source.slice(0, start) + source.slice(end);
-  return replaceOnce(replaceOnce(withoutEagerTable, GOT_DECLARATION, LAZY_GOT), DYNCALL_SWAP, DYNCALL_SWAP_ANY_POINTER);
+  const withLazyTable = replaceOnce(withoutEagerTable, GOT_DECLARATION, LAZY_GOT);
+  return replaceOnce(replaceOnce(withLazyTable, DYNCALL_SWAP, DYNCALL_SWAP_ANY_POINTER), SYNC_LIBRARY_LOAD, SYNC_LIBRARY_LOAD_RELEASED);
 }
