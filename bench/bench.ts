@@ -5,7 +5,8 @@
  * writes bench/results/latest.json.
  *
  * Environment knobs (for a quicker run): BENCH_ROUNDS (default 1 = full), BENCH_QUICK=1, BENCH_ONLY=<section> (only
- * that section's rows: pure-snapshot, the memory snapshot that holds a pure-Python preload set; round-trip; memory).
+ * that section's rows: pure-snapshot, the memory snapshot that holds a pure-Python preload set; round-trip; memory;
+ * on-demand, sessions created 3 s apart and ten at once).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -550,6 +551,7 @@ async function main(): Promise<void> {
       await roundTrip('process');
       await roundTrip('thread');
     },
+    'on-demand': sessionsOnDemand,
     memory: async () => {
       await memory('none', 'modern, no preload', 'process');
       await memory(STACK, 'legacy, scientific stack', 'process');
