@@ -68,12 +68,6 @@ interface PreloadPlugin {
  * file system for this call alone.
  */
 function sideModulesOnDemand(plugins: PreloadPlugin[]): PreloadPlugin[] {
-  const release = (bytes: Uint8Array) => {
-    const buffer = bytes.buffer;
-    if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) {
-      structuredClone(buffer, { transfer: [buffer] });
-    }
-  };
   const push = Array.prototype.push;
   Object.defineProperty(plugins, 'push', {
     value: (...added: PreloadPlugin[]) => {
@@ -82,7 +76,7 @@ function sideModulesOnDemand(plugins: PreloadPlugin[]): PreloadPlugin[] {
         if (typeof handle === 'function' && typeof canHandle === 'function' && canHandle.call(plugin, 'library.so')) {
           plugin.canHandle = (name) => !name.startsWith(EXTENSION_MODULES_DIR) && canHandle.call(plugin, name);
           plugin.handle = function (bytes, name, onload, onerror) {
-            handle.call(this, bytes, name, () => (release(bytes), onload()), onerror);
+            handle.call(this, bytes, name, () => (releaseLibraryBytes(bytes), onload()), onerror);
           };
         }
       }
@@ -90,6 +84,18 @@ function sideModulesOnDemand(plugins: PreloadPlugin[]): PreloadPlugin[] {
     },
   });
   return plugins;
+}
+
+/**
+ * Frees a library's bytes once V8 has compiled them (it keeps its own copy): detaches the buffer by moving it into a
+ * clone that is dropped at once. Only for a buffer the caller owns whole (the preload plugin's copy, a `dlopen`'s
+ * `FS.readFile`): a view into a larger buffer is left alone.
+ */
+function releaseLibraryBytes(bytes: Uint8Array): void {
+  const buffer = bytes.buffer;
+  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) {
+    structuredClone(buffer, { transfer: [buffer] });
+  }
 }
 
 /** Where Pyodide 0.17's packages put Python extension modules (loaded by import, never by pyodide.js). */
@@ -246,6 +252,7 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
         asmFactory = runScript(
           file,
           // `Function`: code generation from strings is off in session workers; see CallableTargetConstructor.
+          // `RELEASE_LIBRARY_BYTES`: used by the linker patch that frees a dlopen'ed library's bytes.
           {
             self: { location, importScripts },
             importScripts,
@@ -253,6 +260,7 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
             process: undefined,
             console: quietConsole,
             Function: CallableTargetConstructor,
+            RELEASE_LIBRARY_BYTES: releaseLibraryBytes,
           },
           'return _createPyodideModule;',
           withLinkerPatches,

@@ -29,7 +29,7 @@
  *    keep its bytes. `loadWebAssemblyModule`'s closures (`loadModule`, `resolveSymbol`, `postInstantiation`) outlive
  *    the load and hold the `.so` file's bytes, read whole from the file system, for the session's life, though V8
  *    copied them when it compiled: 15 MB with the scientific stack imported (heap snapshot of the worker, Node 20).
- *    Once the library is loaded, its buffer is detached (moved into a clone that is dropped at once). The buffer is
+ *    Once the library is loaded, its buffer is detached (legacy.ts, releaseLibraryBytes). The buffer is
  *    the loader's own: `FS.readFile` returns a new array each time.
  */
 import { createHash } from 'node:crypto';
@@ -44,7 +44,7 @@ const UPDATE_GOT_SHA256 = '36d5dcecd60e384e1ac089aca0cde775d5eaaa87339524d4093ce
 const DYNCALL_SWAP = 'if(ptr in dyncallInvokeMap){ptr=dyncallInvokeMap[ptr]}';
 /** 0.17.1's synchronous load of a library's bytes (the `dlopen` path), at the end of `getLibModule`. */
 const SYNC_LIBRARY_LOAD = 'return loadWebAssemblyModule(loadLibData(lib),flags)}';
-/** The same load, then the bytes let go (RELEASE_LIBRARY_BYTES is defined with the lazy table). */
+/** The same load, then the bytes let go (RELEASE_LIBRARY_BYTES: a parameter of the script's wrapper, see legacy.ts). */
 const SYNC_LIBRARY_LOAD_RELEASED =
   'var libData=loadLibData(lib);var libModule=loadWebAssemblyModule(libData,flags);RELEASE_LIBRARY_BYTES(libData);return libModule}';
 
@@ -61,14 +61,6 @@ var GOT_PENDING_EMULATED = new Set();
 var GOT_EMULATED_PREFIX = "byn$fpcast-emu$";
 var GOT_PLAIN_PREFIX = "$no-fpcast-emu$";
 var PLAIN_OF_EMULATED = new WeakMap();
-var RELEASE_LIBRARY_BYTES = (function (clone) {
-  return function (bytes) {
-    var buffer = bytes.buffer;
-    if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) {
-      clone(buffer, { transfer: [buffer] });
-    }
-  };
-})(structuredClone);
 var GOT = new Proxy(GOT_ENTRIES, {
   get: function (entries, name) {
     if (typeof name === "string" && !entries[name] && GOT_PENDING.has(name)) {
