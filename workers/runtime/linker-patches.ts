@@ -1,6 +1,6 @@
 /**
  * Three changes to the dynamic linker of the LEGACY distribution (Pyodide 0.17.1's Emscripten runtime, pyodide.asm.js),
- * applied to its source text before it runs. The patched text is matched exactly (one hash, two anchors): the
+ * applied to its source text before it runs. The patched text is matched exactly (one hash, three anchors): the
  * distribution is pinned, and a different build is refused rather than patched blind.
  *
  * 1. A lazy global offset table. Emscripten links side modules (`.so`) through `GOT`: one `WebAssembly.Global` per
@@ -8,8 +8,8 @@
  *    `updateGOT` fills it EAGERLY: for every export of the interpreter and of every side module it creates the Global
  *    and adds a function to the table. Measured with the scientific stack imported: 38,141 entries (29,087 at boot),
  *    of which the side modules asked for 259. Each costs a Global, its backing store and a table slot, and on Node 20
- *    and 22 every WebAssembly instance keeps its own copy of the table: 374 → 334 MB RSS per idle scientific session
- *    on Node 20, 310 → 303 MB on Node 24 (scratch probe, one session, stack imported).
+ *    and 22 every WebAssembly instance keeps its own copy of the table: 374 → 313 MB RSS per idle scientific session
+ *    on Node 20, 310 → 298 MB on Node 24 (scratch probe, one session, stack imported).
  *    Here an export only records its value; the entry is made the first time anything reads `GOT[name]` (a side
  *    module importing it through `GOT.mem` / `GOT.func`, `reportUndefinedSymbols`, `getMemory`) and gets the value
  *    the eager code would have given it: the first definition wins unless an `orig$` export replaces it, and a
@@ -19,11 +19,12 @@
  *    function-pointer-cast emulation: a function C code can call through a pointer is exported twice, emulated
  *    (`byn$fpcast-emu$f`, 64-bit integer parameters) and plain (`f`). `dynCall`, which every `invoke_*` wrapper uses
  *    (C++ exceptions, setjmp), swaps an emulated function's index for the plain one's through `dyncallInvokeMap`,
- *    which 0.17.1 fills from GOT entries: one index per symbol NAME, the first module's. So a pointer to a module's
+ *    which 0.17.1's eager `updateGOT` filled from GOT entries: one index per symbol NAME, the first module's. So a pointer to a module's
  *    own `__static_16` (a name many modules export), or to a function its element segment lists at a second index,
  *    was called emulated with JavaScript numbers and 0.17.1 died ("Cannot convert 8 to a BigInt"), ending the
  *    session: `numpy.fft.fft(numpy.ones(8))` did, before this change too. Now each module's pairs are recorded by
- *    function object when it loads, and `dynCall` calls the plain function of whatever it finds in the table.
+ *    function object when it loads (`dyncallInvokeMap` stays empty), and `dynCall` calls the plain function of
+ *    whatever emulated function it finds in the table.
  *
  * 3. A library loaded by `dlopen` (every C extension `import` loads: see sideModulesOnDemand in legacy.ts) does not
  *    keep its bytes. `loadWebAssemblyModule`'s closures (`loadModule`, `resolveSymbol`, `postInstantiation`) outlive
@@ -49,15 +50,14 @@ const SYNC_LIBRARY_LOAD_RELEASED =
   'var libData=loadLibData(lib);var libModule=loadWebAssemblyModule(libData,flags);RELEASE_LIBRARY_BYTES(libData);return libModule}';
 
 /**
- * The lazy table and the pairs. Runs inside pyodide.asm.js's module function, where `isInternalSym`,
- * `addFunctionWasm`, `functionsInTableMap`, `wasmTable`, `dyncallInvokeMap` and `err` are in scope.
+ * The lazy table, and each module's emulated → plain pairs. Runs inside pyodide.asm.js's module function, where
+ * `isInternalSym`, `addFunctionWasm`, `functionsInTableMap`, `wasmTable` and `err` are in scope.
  * `functionsInTableMap` (function → table index) is made at the interpreter's `updateGOT`, as the eager code's first
  * `addFunctionWasm` did: every side module's load adds its table elements to it.
  */
 const LAZY_GOT = `
 var GOT_ENTRIES = {};
 var GOT_PENDING = new Map();
-var GOT_PENDING_EMULATED = new Set();
 var GOT_EMULATED_PREFIX = "byn$fpcast-emu$";
 var GOT_PLAIN_PREFIX = "$no-fpcast-emu$";
 var PLAIN_OF_EMULATED = new WeakMap();
@@ -65,30 +65,19 @@ var GOT = new Proxy(GOT_ENTRIES, {
   get: function (entries, name) {
     if (typeof name === "string" && !entries[name] && GOT_PENDING.has(name)) {
       var value = GOT_PENDING.get(name);
-      var emulated = GOT_PENDING_EMULATED.delete(name);
       GOT_PENDING.delete(name);
-      defineGOT(name, value, false, emulated);
+      defineGOT(name, value, false);
     }
     return entries[name];
   },
 });
-function defineGOT(name, value, replace, emulated) {
+function defineGOT(name, value, replace) {
   var entry = GOT_ENTRIES[name];
   if (!entry) entry = GOT_ENTRIES[name] = new WebAssembly.Global({ value: "i32", mutable: true });
-  var index = 0;
   if (replace || entry.value == 0) {
-    if (typeof value === "function") entry.value = index = addFunctionWasm(value);
+    if (typeof value === "function") entry.value = addFunctionWasm(value);
     else if (typeof value === "number") entry.value = value;
     else err("unhandled export type for \`" + name + "\`: " + typeof value);
-  }
-  if (!index) index = entry.value;
-  if (!index) return;
-  if (emulated) {
-    var plain = GOT[GOT_PLAIN_PREFIX + name];
-    if (plain && plain.value) dyncallInvokeMap[index] = plain.value;
-  } else if (name.startsWith(GOT_PLAIN_PREFIX)) {
-    var other = GOT[name.substring(GOT_PLAIN_PREFIX.length)];
-    if (other && other.value) dyncallInvokeMap[other.value] = index;
   }
 }
 function updateGOT(exports) {
@@ -105,31 +94,27 @@ function updateGOT(exports) {
     var replace = symName.indexOf("orig$") == 0;
     if (replace) symName = symName.substring(5);
     var name = symName;
-    var emulated = false;
     if (typeof value === "function") {
       if (symName.startsWith(GOT_EMULATED_PREFIX)) {
         name = symName.substring(GOT_EMULATED_PREFIX.length);
-        emulated = true;
         var plainFunction = exports[name];
         if (typeof plainFunction === "function") PLAIN_OF_EMULATED.set(value, plainFunction);
       } else if (GOT_EMULATED_PREFIX + symName in exports) {
         name = GOT_PLAIN_PREFIX + symName;
       }
     }
-    if (GOT_ENTRIES[name]) {
-      defineGOT(name, value, replace, emulated);
-    } else if (replace || !GOT_PENDING.has(name)) {
-      GOT_PENDING.set(name, value);
-      if (emulated) GOT_PENDING_EMULATED.add(name);
-      else GOT_PENDING_EMULATED.delete(name);
-    }
+    if (GOT_ENTRIES[name]) defineGOT(name, value, replace);
+    else if (replace || !GOT_PENDING.has(name)) GOT_PENDING.set(name, value);
   }
 }
 `;
 
-/** dynCall's swap, then the plain function of an emulated one the swap did not know. Runs in pyodide.asm.js's scope. */
-const DYNCALL_SWAP_ANY_POINTER =
-  DYNCALL_SWAP + 'else{var plainFunction=PLAIN_OF_EMULATED.get(wasmTable.get(ptr));if(plainFunction)return plainFunction.apply(null,args)}';
+/**
+ * dynCall's pointer swap, by function object instead of by index: `dyncallInvokeMap` is no longer filled (the eager
+ * `updateGOT` did that), and PLAIN_OF_EMULATED knows every module's pairs. Runs in pyodide.asm.js's scope.
+ */
+const DYNCALL_SWAP_BY_FUNCTION =
+  'var plainFunction=PLAIN_OF_EMULATED.get(wasmTable.get(ptr));if(plainFunction)return plainFunction.apply(null,args);';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -153,5 +138,5 @@ export function withLinkerPatches(source: string): string {
   }
   const withoutEagerTable = source.slice(0, start) + source.slice(end);
   const withLazyTable = replaceOnce(withoutEagerTable, GOT_DECLARATION, LAZY_GOT);
-  return replaceOnce(replaceOnce(withLazyTable, DYNCALL_SWAP, DYNCALL_SWAP_ANY_POINTER), SYNC_LIBRARY_LOAD, SYNC_LIBRARY_LOAD_RELEASED);
+  return replaceOnce(replaceOnce(withLazyTable, DYNCALL_SWAP, DYNCALL_SWAP_BY_FUNCTION), SYNC_LIBRARY_LOAD, SYNC_LIBRARY_LOAD_RELEASED);
 }
