@@ -250,6 +250,12 @@ export const requestSchemas = {
    * while requests sent meanwhile run between its steps.
    */
   preload: z.object({ type: z.literal('preload') }),
+  /**
+   * Runs up to `cells` trivial cells in a scratch namespace, a few at a time between requests, so that the session's
+   * code paths (the interpreter's, the harness's, the worker's) are compiled by the optimizing tiers before an agent's
+   * first calls; stops at the first other request. Sent to idle sessions (PreloadScheduler). Nothing of it is visible.
+   */
+  warm_up: z.object({ type: z.literal('warm_up'), cells: count }),
   call_function: z.object({ type: z.literal('call_function'), call: functionCallSchema, limits: outputLimitsSchema }),
   list_variables: z.object({
     type: z.literal('list_variables'),
@@ -283,6 +289,8 @@ export const REPLIES = {
   install_wheel: z.null(),
   /** Imported module → version. */
   preload: z.record(z.string().max(200), z.string().max(200)),
+  /** Cells run (fewer than asked when a request came first). */
+  warm_up: z.object({ cells: count }),
   call_function: cellOutcomeSchema,
   list_variables: variableListingSchema,
   inspect_variable: inspectionSchema,
@@ -402,6 +410,8 @@ export const harnessRequestSchemas = {
     filename: z.string().optional(),
     /** Instead of running `code`, call a namespace function with JSON arguments (call_function). */
     call: functionCallSchema.optional(),
+    /** The warm-up's cell: run in a scratch namespace with its own count (workers/harness.py, _session_for). */
+    scratch: z.boolean().optional(),
   }),
   list_variables: z.object({
     op: z.literal('list_variables'),
@@ -420,9 +430,10 @@ export const harnessRequestSchemas = {
     callback_errors: z.array(z.string()),
     more_errors: z.number(),
     pending_timers: z.number(),
+    scratch: z.boolean().optional(),
   }),
   /** How many asyncio tasks the cell still has pending (-1: interrupted while counting). */
-  tasks: z.object({ op: z.literal('tasks') }),
+  tasks: z.object({ op: z.literal('tasks'), scratch: z.boolean().optional() }),
 } as const;
 export type HarnessOp = keyof typeof harnessRequestSchemas;
 export type HarnessRequestOf<K extends HarnessOp> = z.infer<(typeof harnessRequestSchemas)[K]>;

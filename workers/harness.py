@@ -117,10 +117,13 @@ def _user_frames(tb):
 class Session:
     """One interpreter namespace: what persists between cells."""
 
-    def __init__(self):
+    def __init__(self, namespace=None):
         # The user's namespace is the real __main__, as in a notebook: classes defined in a cell pickle,
-        # and `import __main__` sees the user's variables (and not the harness's).
-        self.namespace = sys.modules["__main__"].__dict__
+        # and `import __main__` sees the user's variables (and not the harness's). The warm-up's scratch session
+        # (see _session_for) gets a dict of its own instead.
+        self.namespace = sys.modules["__main__"].__dict__ if namespace is None else namespace
+        # Tracebacks quote the user's cells from linecache; the scratch session's cells are not kept there.
+        self.keeps_source = namespace is None
         self.namespace.setdefault("__builtins__", builtins)
         # What a fresh namespace holds (reset_session restores it): taken before any user code ran.
         self.pristine = dict(self.namespace)
@@ -343,7 +346,8 @@ class Session:
 
     def _run_cell(self, code, filename):
         # Register the source so tracebacks can show the offending line.
-        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+        if self.keeps_source:
+            linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         body, last = _compile_expression(code, filename)
         if last is None:
             tree = ast.parse(code, filename, "exec")
@@ -960,15 +964,30 @@ HARNESS_OPS = {
     "configure": ["figure_formats"],
     "import_modules": ["names"],
     "imported_names": ["code"],
-    "run": ["code", "limits", "filename", "call"],
+    "run": ["code", "limits", "filename", "call", "scratch"],
     "list_variables": ["filter", "max_items", "repr_chars"],
     "inspect_variable": ["name", "detail", "text_chars"],
     "remove_variables": ["names"],
     "reset": ["clear_files"],
     "install_wheel": ["filename", "data"],
-    "finish": ["interrupted", "callback_errors", "more_errors", "pending_timers"],
-    "tasks": [],
+    "finish": ["interrupted", "callback_errors", "more_errors", "pending_timers", "scratch"],
+    "tasks": ["scratch"],
 }
+
+
+_scratch_session = None
+
+
+def _session_for(request):
+    """The session a cell op acts on: the user's, or (`scratch`) the warm-up's, which has a namespace and an
+    execution count of its own, so that the cells the worker runs to warm its code paths up while the session waits
+    in the pool (session.worker.ts, warmUp) leave nothing the user can see: no variable, no `_`, no count."""
+    global _scratch_session
+    if not request.get("scratch"):
+        return _session
+    if _scratch_session is None:
+        _scratch_session = Session({"__name__": "__warm_up__", "__builtins__": builtins})
+    return _scratch_session
 
 
 def entry(request_json):
@@ -976,23 +995,24 @@ def entry(request_json):
     op = request.get("op", "run")
     if op == "tasks":
         try:
-            return json.dumps(_session.pending_tasks())
+            return json.dumps(_session_for(request).pending_tasks())
         except KeyboardInterrupt:
             return json.dumps(-1)  # the host's interrupt: the worker stops waiting
     if op in ("run", "finish"):
+        session = _session_for(request)
         try:
-            return _session.run(request) if op == "run" else _session.finish(request)
+            return session.run(request) if op == "run" else session.finish(request)
         except KeyboardInterrupt:
             # A repeated interrupt that arrived after the user's code had stopped, while the harness was
             # building the reply: the cell was interrupted either way.
-            _session.abandon()
+            session.abandon()
             return json.dumps(
                 {
                     "stdout": "",
                     "stderr": "",
                     "result": None,
                     "error": {"type": "KeyboardInterrupt", "message": "", "traceback": "KeyboardInterrupt\n"},
-                    "execution_count": _session.execution_count,
+                    "execution_count": session.execution_count,
                     "truncated": None,
                     "display": [],
                 }

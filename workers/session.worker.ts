@@ -28,6 +28,7 @@ import { createGuardedPost, lockdown, prepareSandbox } from './sandbox/lockdown.
 import { Workspace, WorkspaceError, WorkspaceViolation, type Errnos } from './workspace.js';
 import { openDirectChannel } from './direct-channel.js';
 import { preload, SerialWork } from './preloader.js';
+import { WARM_UP_CELL, WARM_UP_LIMITS, warmUp } from './warm-up.js';
 
 const port = parentPort;
 if (!port) throw new Error('session.worker must run inside a worker thread');
@@ -232,7 +233,9 @@ boot().then(
   ({ runtime, harness, workspace, info }) => {
     // The worker's own calls into Python outside a cell (cell-scope.ts refuses any other).
     const host = <T>(work: () => T | Promise<T>) => cellScope.host(work);
-    const runCell = async (id: number, code: string, limits: OutputLimits, filename?: string, call?: FunctionCall) => {
+    /** One cell, from its code to its outcome; `scratch`: the warm-up's (harness.py, _session_for). */
+    const executeCell = async (code: string, limits: OutputLimits, cell: { filename?: string; call?: FunctionCall; scratch?: true } = {}) => {
+      const { filename, call, scratch } = cell;
       // A stale interrupt (signalled just as the previous call ended) must not hit this one.
       Atomics.store(interruptSignal, 0, 0);
       const loaded = await host(() => loadImportedPackages(runtime, harness, workspace, code));
@@ -240,17 +243,23 @@ boot().then(
       cellScope.begin();
       let outcome: WorkerCellOutcome;
       try {
-        let reply = harness('run', { code, limits, filename, ...(call ? { call } : {}) });
+        let reply = harness('run', { code, limits, filename, ...(call ? { call } : {}), ...(scratch ? { scratch } : {}) });
         if ('settle' in reply && reply.settle === true) {
           const stopped = reply.interrupted === true;
           const settled = await cellScope.settle({
             interrupted: () => stopped || Atomics.exchange(interruptSignal, 0, 0) !== 0,
-            pendingTasks: () => Number(harness('tasks', {})) || 0,
+            pendingTasks: () => Number(harness('tasks', scratch ? { scratch } : {})) || 0,
             tasksAtStart: Number(reply.tasks) || 0,
           });
           if (settled.fatal) throw new WorkerCrash(fatalReason(settled.fatal)!);
           const { interrupted, errors, moreErrors, pendingTimers } = settled;
-          reply = harness('finish', { interrupted, callback_errors: errors, more_errors: moreErrors, pending_timers: pendingTimers });
+          reply = harness('finish', {
+            interrupted,
+            callback_errors: errors,
+            more_errors: moreErrors,
+            pending_timers: pendingTimers,
+            ...(scratch ? { scratch } : {}),
+          });
         }
         if ('settle' in reply) throw new WorkerCrash('The harness asked to settle a cell twice; the session cannot continue.');
         // Still inside the cell: whatever user code this triggers (it owns the realm's prototypes) is the cell's.
@@ -258,8 +267,14 @@ boot().then(
       } finally {
         cellScope.end();
       }
+      return outcome;
+    };
+    const runCell = async (id: number, code: string, limits: OutputLimits, filename?: string, call?: FunctionCall) => {
+      const outcome = await executeCell(code, limits, { filename, call });
       post({ id, type: 'reply', ok: true, value: outcome }, transferables(outcome.changes));
     };
+    /** Requests other than preload and warm_up received so far: the warm-up stops at the first. */
+    let agentRequests = 0;
     const replyWithChanges = (id: number) => {
       const changes = workspace.collectChanges();
       post({ id, type: 'reply', ok: true, value: changes }, transferables(changes));
@@ -337,8 +352,18 @@ boot().then(
         case 'preload': {
           const versions = await preload(init.preload, preloadSteps, work, yieldNow);
           // The packages' transit copies (each file read whole before it is unpacked) go now, while idle.
-          collectGarbage?.();
+          if (init.preload.length > 0) collectGarbage?.();
           post({ id: request.id, type: 'reply', ok: true, value: versions });
+          return;
+        }
+        case 'warm_up': {
+          const cells = await warmUp(request.cells, {
+            runCell: () => executeCell(WARM_UP_CELL, WARM_UP_LIMITS, { filename: '<warm-up>', scratch: true }),
+            stop: () => agentRequests > 0 || ended !== null,
+            work,
+            yieldNow,
+          });
+          post({ id: request.id, type: 'reply', ok: true, value: { cells } });
           return;
         }
       }
@@ -368,7 +393,9 @@ boot().then(
           post({ id: (request as { id: number }).id, type: 'reply', ok: false, error: toWire(ended ?? error) });
         }
       };
-      void (request.type === 'preload' ? answer() : work.run(answer));
+      const background = request.type === 'preload' || request.type === 'warm_up';
+      if (!background) agentRequests++;
+      void (background ? answer() : work.run(answer));
     };
     if (direct) direct.listen(onRequest);
     else port.on('message', onRequest);

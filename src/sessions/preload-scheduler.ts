@@ -6,12 +6,19 @@
  * as soon as each session is up, five sessions' preloads starved the next sessions' boots and the pool ran dry.
  * So a preload starts only while no session is booting, and at most `slots` run at once (cores − 1, at least 1: a
  * core stays free for the cells agents are waiting on). Sessions an agent holds go before warm ones.
+ *
+ * After its preload (or at once when nothing is preloaded), a session is warmed up (the `warm_up` request,
+ * workers/warm-up.ts): lowest priority, only while no session boots and no preload waits, and the worker stops it at
+ * the agent's first request.
  */
 import type { SessionChannel } from './channel.js';
 
 interface Entry {
   readonly channel: SessionChannel;
+  /** Of the preload (the warm-up that follows it is not awaited by anyone). */
   state: 'waiting' | 'running' | 'done' | 'failed';
+  /** The warm-up is queued (after the preload is done). */
+  warmUpQueued: boolean;
   /** An agent holds the session: its preload does not wait for boots to end. */
   urgent: boolean;
   /** Not started before this time (ms since epoch); see HELD_GRACE_MS. */
@@ -32,6 +39,8 @@ export class PreloadScheduler {
   private readonly entries = new Map<SessionChannel, Entry>();
   /** Waiting entries, first to start first. */
   private readonly queue: Entry[] = [];
+  /** Sessions whose warm-up waits, first to start first. */
+  private readonly warmUps: Entry[] = [];
   private running = 0;
   private closed = false;
 
@@ -39,11 +48,15 @@ export class PreloadScheduler {
    * @param slots preloads that may run at once (at least 1)
    * @param booting how many sessions are booting now; preloads wait while any is
    * @param log the server's log
+   * @param preloadSet whether there is anything to preload (else each session goes straight to its warm-up)
+   * @param warmUpCells cells each session's warm-up runs (0: none)
    */
   constructor(
     private readonly slots: number,
     private readonly booting: () => number,
     private readonly log: (message: string) => void,
+    private readonly preloadSet = true,
+    private readonly warmUpCells = 0,
   ) {}
 
   /** Queues a ready session's preload (`urgent`: an agent holds it, so it goes first). Idempotent. */
@@ -56,17 +69,38 @@ export class PreloadScheduler {
       reject = rej;
     });
     done.catch(() => {}); // failures are logged; a waiter that cares gets its own rejection
-    const entry: Entry = { channel, state: 'waiting', urgent, notBefore: urgent ? this.graceEnd() : 0, done, resolve, reject };
+    const entry: Entry = {
+      channel,
+      state: 'waiting',
+      warmUpQueued: false,
+      urgent,
+      notBefore: urgent ? this.graceEnd() : 0,
+      done,
+      resolve,
+      reject,
+    };
     this.entries.set(channel, entry);
-    if (urgent) this.queue.unshift(entry);
-    else this.queue.push(entry);
     channel.onDeath((reason) => {
       this.entries.delete(channel);
-      const index = this.queue.indexOf(entry);
-      if (index >= 0) this.queue.splice(index, 1);
+      for (const queue of [this.queue, this.warmUps]) {
+        const index = queue.indexOf(entry);
+        if (index >= 0) queue.splice(index, 1);
+      }
       if (entry.state === 'waiting' || entry.state === 'running') entry.reject(reason);
     });
+    if (!this.preloadSet) {
+      entry.state = 'done';
+      entry.resolve({});
+      this.queueWarmUp(entry);
+    } else if (urgent) this.queue.unshift(entry);
+    else this.queue.push(entry);
     this.pump();
+  }
+
+  private queueWarmUp(entry: Entry): void {
+    if (this.warmUpCells === 0 || entry.warmUpQueued || this.closed || !this.entries.has(entry.channel)) return;
+    entry.warmUpQueued = true;
+    this.warmUps.push(entry);
   }
 
   /** Moves a waiting session to the front (an agent took it from the warm pool). */
@@ -107,7 +141,12 @@ export class PreloadScheduler {
     const eligible = (entry: Entry) => Date.now() >= entry.notBefore && (entry.urgent || this.booting() === 0);
     while (!this.closed && this.running < this.slots) {
       const index = this.queue.findIndex(eligible);
-      if (index < 0) return;
+      if (index < 0) {
+        // Warm-ups last: while nothing boots and no preload could start.
+        if (this.warmUps.length === 0 || this.booting() > 0 || this.queue.length > 0) return;
+        this.startWarmUp(this.warmUps.shift()!);
+        continue;
+      }
       const [entry] = this.queue.splice(index, 1) as [Entry];
       entry.state = 'running';
       this.running++;
@@ -119,6 +158,7 @@ export class PreloadScheduler {
             entry.state = 'done';
             this.log(`preload imported in ${Math.round(performance.now() - started)} ms`);
             entry.resolve(versions);
+            this.queueWarmUp(entry);
           },
           (error: Error) => {
             entry.state = 'failed';
@@ -134,9 +174,26 @@ export class PreloadScheduler {
     }
   }
 
+  private startWarmUp(entry: Entry): void {
+    this.running++;
+    const started = performance.now();
+    void entry.channel
+      .request({ type: 'warm_up', cells: this.warmUpCells })
+      .then(
+        ({ cells }) => this.log(`warmed up: ${cells} cells in ${Math.round(performance.now() - started)} ms`),
+        // A failed warm-up costs nothing but speed; the session's death, if that is why, is reported by its channel.
+        () => {},
+      )
+      .finally(() => {
+        this.running--;
+        this.pump();
+      });
+  }
+
   /** Starts nothing more (shutdown). */
   close(): void {
     this.closed = true;
     this.queue.length = 0;
+    this.warmUps.length = 0;
   }
 }
