@@ -229,6 +229,7 @@ async function timeoutLatency(): Promise<void> {
   }
   await server.close();
   record('timeout: deadline → reply, interruptible loop', interruptible, 'ms', '< 100 ms');
+  log(`timeout: interruptible loop, each (ms after the deadline): ${interruptible.map((ms) => ms.toFixed(0)).join(', ')}`);
   record('timeout: deadline → reply, worker terminated (grace 500 ms)', terminated, 'ms', undefined, 'grace period included');
 }
 
@@ -573,6 +574,7 @@ async function main(): Promise<void> {
       await roundTrip('thread');
     },
     'on-demand': sessionsOnDemand,
+    timeout: timeoutLatency,
     memory: async () => {
       await memory('none', 'modern, no preload', 'process');
       await memory(STACK, 'legacy, scientific stack', 'process');

@@ -23,6 +23,7 @@ import type {
 } from '../src/contract.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { bootRuntime } from './runtime/index.js';
+import { losslessSignalView } from './runtime/interrupt-signal.js';
 import { cellScope, fatalReason } from './sandbox/cell-scope.js';
 import { createGuardedPost, lockdown, prepareSandbox } from './sandbox/lockdown.js';
 import { Workspace, WorkspaceError, WorkspaceViolation, type Errnos } from './workspace.js';
@@ -98,7 +99,7 @@ async function boot(): Promise<Booted> {
       log(`could not make a memory snapshot: ${(error as Error).message}`);
     }
   }
-  const interruptible = runtime.setInterruptBuffer(interruptSignal);
+  const interruptible = runtime.setInterruptBuffer(losslessSignalView(interruptSignal));
   // The harness becomes its own module; we keep a direct handle on its entry point so that user code
   // rebinding names in __main__ cannot redirect the worker. The source is ours, embedded as a JSON
   // string literal (valid Python), never user input.

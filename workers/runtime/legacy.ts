@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
+import type { InterruptSignalView } from './interrupt-signal.js';
 import { CallableTargetConstructor } from '../sandbox/lockdown.js';
 import { diskPackageBytes, type PackageBytes } from './disk-package-data.js';
 import { LEGACY_PATCHES_PY } from './legacy-patches.js';
@@ -32,7 +33,7 @@ interface Pyodide017 {
   loadPackage(names: string[], onMessage: (m: string) => void, onError: (m: string) => void): Promise<void>;
   loadedPackages: Record<string, string>;
   isPyProxy(value: unknown): boolean;
-  setInterruptBuffer?: (buffer: Int32Array | undefined) => void;
+  setInterruptBuffer?: (buffer: InterruptSignalView | undefined) => void;
   _module: {
     FS: EmscriptenFS;
     packages: {
@@ -398,7 +399,7 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
     // 0.17.1 has NATIVE interrupt support (pyodide.setInterruptBuffer, in its public API): the patched CPython eval
     // loop periodically calls into JS, which reads buffer[0], resets it to 0, and on 2 raises KeyboardInterrupt
     // like SIGINT would. The `pyodide-interrupts` package is the older sys.settrace-based mechanism; not needed.
-    setInterruptBuffer(buffer: Int32Array): boolean {
+    setInterruptBuffer(buffer: InterruptSignalView): boolean {
       if (typeof pyodide.setInterruptBuffer !== 'function') return false;
       pyodide.setInterruptBuffer(buffer);
       return true;

@@ -83,7 +83,8 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     },
     makeSnapshot: options.makeSnapshot ? () => makeSnapshot(pyodide) : undefined,
     setInterruptBuffer(buffer) {
-      pyodide.setInterruptBuffer(buffer);
+      // Typed as a TypedArray; what its helpers do with it is index slot 0 (interrupt-signal.ts).
+      pyodide.setInterruptBuffer(buffer as unknown as Int32Array);
       return true;
     },
   };

@@ -4,6 +4,7 @@
  * has one adapter implementing it; nothing else in the worker knows which is loaded.
  */
 import type { RuntimeKind } from '../../src/contract.js';
+import type { InterruptSignalView } from './interrupt-signal.js';
 
 /** Options for booting a runtime inside the worker thread. */
 export interface BootOptions {
@@ -86,10 +87,11 @@ export interface PythonRuntime {
    */
   packageVersions(importNames: string[]): Record<string, string>;
   /**
-   * Installs a SharedArrayBuffer-backed Int32Array as the interrupt buffer: the host writes 2 (SIGINT)
-   * into slot 0 to raise KeyboardInterrupt in running Python. Returns false if the distribution cannot.
+   * Installs the interrupt buffer (slot 0 of a SharedArrayBuffer-backed Int32Array, seen through
+   * interrupt-signal.ts): the host writes 2 (SIGINT) into it to raise KeyboardInterrupt in running Python. Returns
+   * false if the distribution cannot.
    */
-  setInterruptBuffer(buffer: Int32Array): boolean;
+  setInterruptBuffer(buffer: InterruptSignalView): boolean;
   /**
    * Serialises the interpreter's memory (modern runtime booted with `makeSnapshot`), to be passed as
    * `snapshot` to later boots. Absent where the distribution cannot.
