@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { losslessSignalView, type InterruptSignalView } from '../../workers/runtime/interrupt-signal.js';
 
 /** What both runtimes' poll does with the buffer: read slot 0, then write 0 (see the module's comment). */
-function poll(buffer: InterruptSignalView, between: () => void = () => {}): number {
+function poll(buffer: InterruptSignalView | Int32Array, between: () => void = () => {}): number {
   const result = buffer[0];
   between();
   buffer[0] = 0;
