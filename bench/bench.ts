@@ -205,8 +205,22 @@ async function roundTrip(isolation: Isolation): Promise<void> {
   const steady = await calls(QUICK ? 300 : 2000);
   await server.close();
   const label = `stdio + SDK client, ${isolation}`;
-  record(`execute_code "1+1" round trip, the first ${first.length} calls of a new server (${label})`, first, 'ms', undefined, undefined, true);
-  record(`execute_code "1+1" round trip, steady state: the next ${steady.length} (${label})`, steady, 'ms', 'p50 < 0.8 ms, p99 < 3 ms', undefined, true);
+  record(
+    `execute_code "1+1" round trip, the first ${first.length} calls of a new server (${label})`,
+    first,
+    'ms',
+    undefined,
+    undefined,
+    true,
+  );
+  record(
+    `execute_code "1+1" round trip, steady state: the next ${steady.length} (${label})`,
+    steady,
+    'ms',
+    'p50 < 0.8 ms, p99 < 3 ms',
+    undefined,
+    true,
+  );
 }
 
 /** 4. Time from the deadline to the reply: interruptible loop, and a loop that ignores interrupts. */

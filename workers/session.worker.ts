@@ -235,7 +235,11 @@ boot().then(
     // The worker's own calls into Python outside a cell (cell-scope.ts refuses any other).
     const host = <T>(work: () => T | Promise<T>) => cellScope.host(work);
     /** One cell, from its code to its outcome; `scratch`: the warm-up's (harness.py, _session_for). */
-    const executeCell = async (code: string, limits: OutputLimits, cell: { filename?: string; call?: FunctionCall; scratch?: true } = {}) => {
+    const executeCell = async (
+      code: string,
+      limits: OutputLimits,
+      cell: { filename?: string; call?: FunctionCall; scratch?: true } = {},
+    ) => {
       const { filename, call, scratch } = cell;
       // A stale interrupt (signalled just as the previous call ended) must not hit this one.
       Atomics.store(interruptSignal, 0, 0);
