@@ -17,8 +17,6 @@ interface Entry {
   readonly channel: SessionChannel;
   /** Of the preload (the warm-up that follows it is not awaited by anyone). */
   state: 'waiting' | 'running' | 'done' | 'failed';
-  /** The warm-up is queued (after the preload is done). */
-  warmUpQueued: boolean;
   /** An agent holds the session: its preload does not wait for boots to end. */
   urgent: boolean;
   /** Not started before this time (ms since epoch); see HELD_GRACE_MS. */
@@ -72,7 +70,6 @@ export class PreloadScheduler {
     const entry: Entry = {
       channel,
       state: 'waiting',
-      warmUpQueued: false,
       urgent,
       notBefore: urgent ? this.graceEnd() : 0,
       done,
@@ -97,9 +94,9 @@ export class PreloadScheduler {
     this.pump();
   }
 
+  /** Called once per entry: when it is added without a preload, or when its preload is done. */
   private queueWarmUp(entry: Entry): void {
-    if (this.warmUpCells === 0 || entry.warmUpQueued || this.closed || !this.entries.has(entry.channel)) return;
-    entry.warmUpQueued = true;
+    if (this.warmUpCells === 0 || this.closed || !this.entries.has(entry.channel)) return;
     this.warmUps.push(entry);
   }
 

@@ -25,8 +25,8 @@ const BASE_FRAME_BYTES = 600 * 2 ** 20;
  * Cells each session runs to warm up once it is idle (workers/warm-up.ts). Measured (`1+1` over stdio, process
  * isolation, 4,000 calls on a session from the pool, 500 at a time): without it the first 2,000 calls of a session
  * are the slow ones, about 4 times as many calls over 3 ms as later, because its code is still compiled by the
- * baseline tiers; with 2,000 cells run before, the worker answers the first 500 calls in 0.24 ms on average instead
- * of 0.37, the same as after 3,000 calls. About half a second of one core per session.
+ * baseline tiers; with the cells run before, the worker answers the first 500 calls in 0.24 ms on average instead
+ * of 0.37, about what it takes after 3,000 calls. 0.30-0.36 s of one core per session (2,000 cells).
  */
 const WARM_UP_CELLS = 2000;
 /** How long a take counts toward the pool's size (see the module comment). */

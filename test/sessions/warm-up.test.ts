@@ -13,6 +13,14 @@ import { eventually } from '../helpers.js';
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A SessionManager with these flags whose log lines go to `logs`. */
+function sessionManager(flags: string[], logs: string[]): SessionManager {
+  const action = parseConfig(flags, {});
+  if (action.action !== 'run') throw new Error('config');
+  const { config } = action;
+  return new SessionManager(config, chooseDistribution(config.runtime, config.preload, config.wheelDirs), (m) => logs.push(m));
+}
+
 describe('warmUp (the loop)', () => {
   it('runs the cells asked for, a turn at a time through the queue', async () => {
     const work = new SerialWork();
@@ -52,12 +60,7 @@ describe('warm-up of pool sessions (modern runtime, session processes)', () => {
   let sessions: SessionManager;
   const logs: string[] = [];
 
-  before(() => {
-    const action = parseConfig(['--preload', 'none', '--warm-sessions', '1'], {});
-    if (action.action !== 'run') throw new Error('config');
-    const { config } = action;
-    sessions = new SessionManager(config, chooseDistribution(config.runtime, config.preload, config.wheelDirs), (m) => logs.push(m));
-  });
+  before(() => (sessions = sessionManager(['--preload', 'none', '--warm-sessions', '1'], logs)));
   after(() => sessions.closeAll());
 
   it('a warmed session shows no trace of it: no `_`, count 1, no new names, no cached source', async () => {
@@ -84,12 +87,7 @@ describe('warm-up of a session an agent holds (no pool)', () => {
   let sessions: SessionManager;
   const logs: string[] = [];
 
-  before(() => {
-    const action = parseConfig(['--preload', 'none', '--warm-sessions', '0'], {});
-    if (action.action !== 'run') throw new Error('config');
-    const { config } = action;
-    sessions = new SessionManager(config, chooseDistribution(config.runtime, config.preload, config.wheelDirs), (m) => logs.push(m));
-  });
+  before(() => (sessions = sessionManager(['--preload', 'none', '--warm-sessions', '0'], logs)));
   after(() => sessions.closeAll());
 
   it("stops at the agent's first request, which gets the session's own first cell", async () => {
