@@ -3,7 +3,7 @@
  * any of them into an MCP `isError` result in one place.
  */
 
-const ERROR_CODES = [
+export const ERROR_CODES = [
   'INVALID_INPUT',
   'SESSION_NOT_FOUND',
   'SESSION_EXPIRED',

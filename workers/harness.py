@@ -32,8 +32,9 @@ _TOP_LEVEL_AWAIT = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
 _CO_COROUTINE = 0x0080
 
 # Security: the highest recursion limit a cell may set. Python frames and C frames (repr, json, pickle, map,
-# __getattr__...) share the worker thread's 4 MB JavaScript stack; overflowing it is a fatal Pyodide error, not a
-# RecursionError. Measured in a worker thread (Node 20.20), the recursion depth at which the stack overflowed:
+# __getattr__...) share the worker thread's JavaScript stack (16 MB, src/sessions/supervisor.ts); overflowing it is a
+# fatal Pyodide error, not a RecursionError. Measured in a worker thread with Node's default 4 MB stack (Node 20.20),
+# the recursion depth at which the stack overflowed (the 16 MB stack only adds headroom):
 #   Python 3.14 (pyodide 314): plain Python recursion ~100,000 (on unwinding); through __repr__ 960, map() 1,064,
 #     __getattr__ 1,083 levels; repr/json/pickle/deepcopy of a 200,000-deep list overflow at the default limit too.
 #   Python 3.8 (pyodide 0.17): plain Python recursion 2,126; through __getattr__ 1,066, map() 796 levels (= limit

@@ -1,7 +1,8 @@
 /**
  * One session's worker thread: boots a Pyodide runtime, loads the harness, then answers the host's
- * requests one at a time. It talks only through `parentPort` with the plain-data messages of
- * src/contract.ts.
+ * requests one at a time, with the plain-data messages of src/contract.ts. With process isolation requests and
+ * most replies go over its own pipe to the server (fd 4, direct-channel.ts) and the rest through `parentPort` to
+ * its supervisor; with thread isolation everything goes through `parentPort`.
  */
 import { readFileSync } from 'node:fs';
 import process from 'node:process';

@@ -6,8 +6,8 @@
  *
  * Why: measured on a fresh session from the pool (`1+1` over stdio, process isolation, calls counted 500 at a time),
  * the first 2,000 calls were the slow ones: 14-24 per 500 over 2 ms against 1-5 after 3,000 calls, and the worker's
- * own time per call fell from 0.37 to 0.22 ms over the same calls. With 2,500 cells run first it was 0.24 ms from
- * the first call.
+ * own time per call fell from 0.37 to 0.22 ms over the same calls. With warm-up cells run first (WARM_UP_CELLS in
+ * src/sessions/warm-pool.ts) it was 0.24 ms from the first call; figures in docs/benchmarks.md.
  *
  * The cells run a few at a time through the worker's queue, between requests: a request that arrives meanwhile waits
  * for at most one turn (CELLS_PER_TURN cells, a few milliseconds), and the warm-up stops for good at the first

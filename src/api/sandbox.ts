@@ -32,7 +32,7 @@ export interface SessionRuntime {
 
 /** A figure a cell showed, with its bytes (as saved in the session's workspace). */
 export interface Figure {
-  /** Workspace-relative path, e.g. "figures/figure_1.png". */
+  /** Workspace-relative path, e.g. "figures/cell3_1.png" (cell 3, its first output). */
   path: string;
   /** e.g. "image/png" or "image/svg+xml". */
   mimeType: string;

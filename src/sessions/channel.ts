@@ -63,7 +63,7 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-/** How often an unanswered interrupt is raised again (see execute()). */
+/** How often an unanswered interrupt is raised again (see withDeadline()). */
 const RESIGNAL_EVERY_MS = 100;
 
 export class SessionChannel {
@@ -200,9 +200,10 @@ export class SessionChannel {
       if (interrupted || this.deadReason) return;
       interrupted = this.lastInterrupt = reason;
       this.endpoint.interrupt();
-      // Why repeat it: Pyodide consumes the signal with a plain read-then-zero of the buffer, so a store that
-      // lands between those two steps is lost (measured: about one interrupt in 25 on a tight loop). Until
-      // the reply comes, the signal is raised again; the grace period still bounds the whole wait.
+      // Why repeat it: a signal is no longer lost between the interpreter's read and reset of the buffer (the
+      // compare-exchange in workers/runtime/interrupt-signal.ts), but code can catch one KeyboardInterrupt and
+      // carry on, or be in C when it lands; until the reply comes the signal is raised again. The grace period
+      // still bounds the whole wait.
       resignal = setInterval(() => this.endpoint.interrupt(), RESIGNAL_EVERY_MS);
       resignal.unref();
       graceTimer = setTimeout(() => {

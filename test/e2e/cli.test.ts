@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { CLI } from '../helpers.js';
-import { envName, FLAGS } from '../../src/server/config.js';
+import { FLAGS } from '../../src/server/config.js';
 
 describe('pyodide-mcp command', () => {
   it('--help lists every flag with its env twin; --version prints the version', () => {
@@ -14,38 +14,6 @@ describe('pyodide-mcp command', () => {
     assert.match(help.stdout, /PYODIDE_MCP_SESSION_TTL/);
     const version = spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' });
     assert.match(version.stdout.trim(), /^\d+\.\d+\.\d+$/);
-  });
-
-  it('the README documents every flag with its env twin, and every tool', async () => {
-    const { readFileSync } = await import('node:fs');
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    // Cell padding is allowed, so a table aligned by a Markdown formatter still counts.
-    for (const flag of Object.keys(FLAGS)) assert.match(readme, new RegExp(`\\| *\`--${flag}\` *\\| *\`${envName(flag)}\``), flag);
-    const tools = [
-      'execute_code',
-      'create_session',
-      'list_sessions',
-      'close_session',
-      'server_info',
-      'list_packages',
-      'install_packages',
-      'list_files',
-      'read_file',
-      'write_file',
-      'delete_file',
-      'run_file',
-      'upload_file',
-      'download_file',
-      'list_variables',
-      'inspect_variable',
-      'call_function',
-      'remove_variables',
-      'reset_session',
-      'register_tool',
-      'unregister_tool',
-      'export_notebook',
-    ];
-    for (const tool of tools) assert.match(readme, new RegExp(`### .*\`${tool}\``), tool);
   });
 
   it('a bad flag or value exits 2 with a message on stderr and nothing on stdout', () => {

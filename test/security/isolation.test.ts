@@ -1,6 +1,6 @@
 /**
  * --isolation process: a V8 fatal error provoked from Python through `import js` ends only that session's
- * process. (With the default thread isolation the same call aborts the whole server: see README.)
+ * process. (With --isolation thread the same call aborts the whole server: see SECURITY.md.)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

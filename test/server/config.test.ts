@@ -1,5 +1,9 @@
-/** The flag table → Config: defaults, env twins, precedence, every flag's field and every error path. No Pyodide. */
+/**
+ * The flag table → Config: defaults, env twins, precedence, every flag's field and every error path; and
+ * docs/configuration.md rendered from it. No Pyodide.
+ */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { describe, it } from 'node:test';
 import { PACKAGE_WHEELS_DIR } from '../../src/paths.js';
@@ -7,6 +11,7 @@ import { modernVersion } from '../../src/python/distribution.js';
 import { DEFAULT_PRELOAD } from '../../src/python/wheels.js';
 import { DEFAULT_MAX_WASM_MEMORY_MB } from '../../src/sandbox/worker-sandbox.js';
 import { envName, FLAGS, helpText, parseConfig, type Config, type FlagName } from '../../src/server/config.js';
+import { CONFIG_DOC, renderFlagTable, withCurrentTable } from '../../scripts/docs-config.js';
 
 const CWD = '/srv/project';
 
@@ -315,5 +320,16 @@ describe('helpText', () => {
     assert.match(text, /^ {2}--timeout <value> /m);
     assert.match(text, /^ {2}--allow-dir <dir> /m);
     assert.match(text, /^ {2}--allow-network {2,}/m);
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it('holds the flag table as the flag table renders it (else: run npm run docs:config)', () => {
+    const page = readFileSync(CONFIG_DOC, 'utf8');
+    assert.ok(page === withCurrentTable(page), `${CONFIG_DOC} is not current: run npm run docs:config (and commit the page)`);
+    // The renderer itself: every flag once, with its env twin, so a current page documents every flag.
+    const table = renderFlagTable();
+    for (const flag of Object.keys(FLAGS)) assert.match(table, new RegExp(`^\\| \`--${flag}\` \\| \`${envName(flag)}\` \\|`, 'm'), flag);
+    assert.equal(table.split('\n').length, Object.keys(FLAGS).length + 2);
   });
 });

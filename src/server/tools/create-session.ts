@@ -16,13 +16,13 @@ export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): Re
     {
       title: 'Create a Python session',
       description:
-        'Starts a new, empty Python session (its own interpreter and virtual filesystem) with the preload packages already imported. Variables, imports and files persist across execute_code calls in that session.',
+        'Starts a new, empty Python session (its own interpreter and virtual filesystem). The preload packages are imported in the background: a cell that imports waits for them, others run at once. Variables, imports and files persist across execute_code calls in that session.',
       inputSchema: z.strictObject({}),
       outputSchema: {
         session_id: z.string(),
         expires_at: z.string().describe('ISO time at which the session expires if unused'),
         runtime: runtimeShape,
-        packages: z.record(z.string(), z.string()).describe('Preloaded packages and their versions'),
+        packages: z.record(z.string(), z.string()).describe('The preload set and its versions (imported in the background)'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
