@@ -54,7 +54,13 @@ describe('docs', () => {
   });
 
   it('every relative link in the Markdown pages leads to a file that exists', () => {
-    const pages = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'SECURITY.md', ...readdirSync(join(PACKAGE_ROOT, 'docs')).map((f) => `docs/${f}`)];
+    const pages = [
+      'README.md',
+      'CONTRIBUTING.md',
+      'CHANGELOG.md',
+      'SECURITY.md',
+      ...readdirSync(join(PACKAGE_ROOT, 'docs')).map((f) => `docs/${f}`),
+    ];
     for (const page of pages.filter((p) => p.endsWith('.md'))) {
       for (const [, target] of read(page).matchAll(/\]\(([^)\s]+)\)/g)) {
         if (!target || /^[a-z]+:/.test(target) || target.startsWith('#')) continue;
