@@ -14,7 +14,7 @@ type OptionOf<F extends FlagName> = (typeof FLAGS)[F] extends { option: infer O 
 type SandboxFlag = { [F in FlagName]: (typeof FLAGS)[F] extends { cliOnly: true } ? never : F }[FlagName];
 
 /**
- * Options of createSandbox() and createMcpServer(): every flag of the command (`pyodide-mcp --help`, README "Flags")
+ * Options of createSandbox() and createMcpServer(): every flag of the command (`pyodide-mcp --help`, docs/configuration.md)
  * in camelCase, with the same default and the same rules; durations say their unit (`timeoutSeconds`,
  * `sessionTtlSeconds`, `maxTimeoutSeconds`, `interruptGraceMs`). Lists are arrays (`preload: []` preloads nothing),
  * switches are booleans. A bad value or an unknown option throws a TypeError naming it.

@@ -259,7 +259,7 @@ export class SandboxSession {
 }
 
 /**
- * Creates a sandbox. Options are the command's flags in camelCase (README "Flags"), validated by the same rules:
+ * Creates a sandbox. Options are the command's flags in camelCase (docs/configuration.md), validated by the same rules:
  * a bad or unknown option throws a TypeError naming it. Sessions boot on demand (and `warmSessions` ahead).
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {

@@ -88,7 +88,7 @@ export function workerReadPaths(init: WorkerPaths): string[] {
     packageDir('ws', distPackage),
     // The directory, not its verified wheels one by one: granting only the files made Pyodide's wheel loading fail
     // with ERR_ACCESS_DENIED (Node 20), though a plain readFile of the same path passes. So a session that names an
-    // unverified file there by path can load it (README, residual risks); nothing the server loads is unverified.
+    // unverified file there by path can load it (SECURITY.md, residual risks); nothing the server loads is unverified.
     init.wheelsDir ? resolve(init.wheelsDir) + sep : null,
     // --lock-file: the modern adapter and Pyodide's loadPackage read it (the pinned one is inside distPackage).
     init.lockFile ? resolve(init.lockFile) : null,

@@ -59,7 +59,7 @@ interface FlagSpec {
   cliOnly?: boolean;
 }
 
-/** The flag table: `--help` is generated from it and the README documents it. One row per flag (hence prettier-ignore). */
+/** The flag table: `--help` and docs/configuration.md (`npm run docs:config`) are generated from it. One row per flag (hence prettier-ignore). */
 // prettier-ignore
 export const FLAGS = {
   'session-ttl': { schema: seconds(30 * 24 * 3600), default: '1800', option: 'sessionTtlSeconds', help: 'Seconds of inactivity after which a session is closed.' },
