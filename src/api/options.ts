@@ -3,6 +3,7 @@
  * into a Config by the same code as argv and env, so a default or a rule is stated once. Env twins are not read: a
  * library is configured by its caller.
  */
+import { machineMemory, type MachineMemory } from '../sandbox/memory-budget.js';
 import { buildConfig, FLAGS, type Config, type FlagName, type FlagValue, type RawFlag } from '../server/config.js';
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
@@ -65,6 +66,7 @@ export function configFromOptions(
   options: SandboxOptions,
   cwd = process.cwd(),
   env: Record<string, string | undefined> = process.env,
+  machine: MachineMemory = machineMemory(),
 ): Config {
   if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, not ${JSON.stringify(options)}.`);
   const known = new Map(sandboxFlags.map((flag) => [optionName(flag), flag]));
@@ -81,11 +83,14 @@ export function configFromOptions(
       const name = optionName(flag);
       const value = known.has(name) ? given[name] : undefined;
       const source = `option ${name}`;
-      return value === undefined ? { given: FLAGS[flag].default, source } : { given: toRaw(flag, name, value), source };
+      return value === undefined
+        ? { given: FLAGS[flag].default, source, explicit: false }
+        : { given: toRaw(flag, name, value), source, explicit: true };
     },
     optionName,
     cwd,
     // Only for the per-user snapshot cache's default location ($XDG_CACHE_HOME, $HOME); PYODIDE_MCP_* are not read.
     env,
+    machine,
   );
 }

@@ -125,6 +125,11 @@ export class SessionChannel {
     this.ready.catch(() => {});
   }
 
+  /** Process id of the session process (process isolation), or null for a worker thread of the server. */
+  get pid(): number | null {
+    return this.endpoint.pid;
+  }
+
   /** Called once when the session is gone, with the reason later calls are given. */
   onDeath(listener: (reason: PyodideMcpError) => void): void {
     if (this.deadReason) listener(this.deadReason);
