@@ -192,7 +192,10 @@ export class WarmPool {
     const usedMb = mb(serverBytes + sessionBytes - countedBytes);
     if (usedMb + sessionMb <= totalMb) return null;
     return (
-      `No memory for another session: ${mb(serverBytes)} MB used by the server + ${mb(sessionBytes)} MB by its ${sessions} session processes` +
+      `No memory for another session: ${mb(serverBytes)} MB used by the server` +
+      (this.config.isolation === 'thread'
+        ? ' (its sessions included: --isolation thread)'
+        : ` + ${mb(sessionBytes)} MB by its ${sessions} session processes`) +
       `${countedBytes > 0 ? ` (${mb(countedBytes)} MB of them by the warm session that would be handed out)` : ''}` +
       ` + up to ${sessionMb} MB a new session may grow to (--max-session-memory-mb) would exceed the server's memory budget of ${totalMb} MB (--max-total-memory-mb).` +
       ' Close a session you no longer need with close_session (list_sessions shows them), or wait for an idle one to expire, then retry.' +
