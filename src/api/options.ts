@@ -3,6 +3,7 @@
  * into a Config by the same code as argv and env, so a default or a rule is stated once. Env twins are not read: a
  * library is configured by its caller.
  */
+import { z } from 'zod';
 import { machineMemory, type MachineMemory } from '../sandbox/memory-budget.js';
 import { buildConfig, FLAGS, type Config, type FlagName, type FlagValue, type RawFlag } from '../server/config.js';
 
@@ -38,7 +39,9 @@ function kindOf(flag: FlagName): 'boolean' | 'array' | 'number' | 'string' {
   const row = FLAGS[flag];
   if ('boolean' in row) return 'boolean';
   if ('multiple' in row) return 'array';
-  // A row without a default shows its kind by what it makes of a sample value (a comma list gives an array).
+  // A row without a default shows its kind by its schema (a number), or by what it makes of a sample value (a comma
+  // list gives an array).
+  if (row.default === undefined && row.schema instanceof z.ZodOptional && row.schema.unwrap() instanceof z.ZodNumber) return 'number';
   const parsed: unknown = row.default === undefined ? row.schema.safeParse('x').data : row.schema.parse(row.default);
   return Array.isArray(parsed) ? 'array' : typeof parsed === 'number' ? 'number' : 'string';
 }
