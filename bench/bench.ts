@@ -249,7 +249,12 @@ async function timeoutLatency(): Promise<void> {
 
 /** 5. Memory per idle session, and how many fit in 8 GB. */
 async function memory(preload: string, label: string, isolation: Isolation): Promise<void> {
-  const server = await startServer(['--warm-sessions', '0', '--max-sessions', '64', '--isolation', isolation], preload);
+  // At most 8 sessions are made; 1024 MB each (an idle scientific session is about 500) keeps them within the default
+  // memory budget (--max-total-memory-mb) on a 24 GB machine: 8 × 1024 MB + the server's heap limit.
+  const server = await startServer(
+    ['--warm-sessions', '0', '--max-sessions', '8', '--max-session-memory-mb', '1024', '--isolation', isolation],
+    preload,
+  );
   await new Promise((r) => setTimeout(r, 500));
   const base = rssMb(server.pid);
   const basePss = pssMb(server.pid);
@@ -441,7 +446,8 @@ async function scaleCurve(): Promise<void> {
   const code =
     'import numpy as np\na = np.random.default_rng(1).random((400, 400)) if hasattr(np.random, "default_rng") else np.random.rand(400, 400)\nfor _ in range(5):\n    a = (a @ a) / a.sum()\nfloat(a.sum())';
   for (const k of QUICK ? [1, 4] : [1, 4, 16]) {
-    const server = await startServer(['--warm-sessions', '0', '--max-sessions', '32'], 'numpy');
+    // 16 sessions of up to 1024 MB + the server's heap limit fit the default memory budget of a 24 GB machine.
+    const server = await startServer(['--warm-sessions', '0', '--max-sessions', String(k), '--max-session-memory-mb', '1024'], 'numpy');
     const ids = await Promise.all(Array.from({ length: k }, async () => (await server.call('create_session')).session_id as string));
     // Numpy imported in each first (its load is not the workload).
     await Promise.all(ids.map((session_id) => server.call('execute_code', { session_id, code: 'import numpy' })));

@@ -623,6 +623,18 @@ _prepare_environment()
 _cap_recursion_limit()
 _session = Session()
 _install_display_helpers(_session)
+# What a fresh session's builtins module holds (reset_session restores it): taken before any user code ran, so that
+# a `builtins.print` hook or a `builtins.x` set by a cell does not outlive a reset, as it would not a kernel restart.
+_PRISTINE_BUILTINS = dict(vars(builtins))
+
+
+def _restore_builtins():
+    current = vars(builtins)
+    for name in [name for name in current if name not in _PRISTINE_BUILTINS]:
+        del current[name]
+    for name, value in _PRISTINE_BUILTINS.items():
+        if current.get(name, _MISSING) is not value:
+            current[name] = value
 
 
 def capture_figures():
@@ -902,6 +914,7 @@ def reset(request):
     names = [name for name in namespace if not name.startswith("_") and name not in _session.pristine]
     namespace.clear()
     namespace.update(_session.pristine)
+    _restore_builtins()
     _session.execution_count = 0
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is not None:
@@ -1023,7 +1036,11 @@ def entry(request_json):
     if op == "imported_names":
         return json.dumps(imported_names(request["code"]))
     if op == "import_modules":
-        return json.dumps(import_preloaded(request["names"]))
+        # What the preload set's imports add to builtins is part of a fresh session too.
+        before = set(vars(builtins))
+        reply = json.dumps(import_preloaded(request["names"]))
+        _PRISTINE_BUILTINS.update({name: vars(builtins)[name] for name in set(vars(builtins)) - before})
+        return reply
     if op == "install_wheel":
         return json.dumps(install_wheel(request["filename"], base64.b64decode(request["data"])))
     if op == "configure":

@@ -3,6 +3,8 @@
  * into a Config by the same code as argv and env, so a default or a rule is stated once. Env twins are not read: a
  * library is configured by its caller.
  */
+import { z } from 'zod';
+import { machineMemory, type MachineMemory } from '../sandbox/memory-budget.js';
 import { buildConfig, FLAGS, type Config, type FlagName, type FlagValue, type RawFlag } from '../server/config.js';
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
@@ -37,7 +39,9 @@ function kindOf(flag: FlagName): 'boolean' | 'array' | 'number' | 'string' {
   const row = FLAGS[flag];
   if ('boolean' in row) return 'boolean';
   if ('multiple' in row) return 'array';
-  // A row without a default shows its kind by what it makes of a sample value (a comma list gives an array).
+  // A row without a default shows its kind by its schema (a number), or by what it makes of a sample value (a comma
+  // list gives an array).
+  if (row.default === undefined && row.schema instanceof z.ZodOptional && row.schema.unwrap() instanceof z.ZodNumber) return 'number';
   const parsed: unknown = row.default === undefined ? row.schema.safeParse('x').data : row.schema.parse(row.default);
   return Array.isArray(parsed) ? 'array' : typeof parsed === 'number' ? 'number' : 'string';
 }
@@ -65,6 +69,7 @@ export function configFromOptions(
   options: SandboxOptions,
   cwd = process.cwd(),
   env: Record<string, string | undefined> = process.env,
+  machine: MachineMemory = machineMemory(),
 ): Config {
   if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, not ${JSON.stringify(options)}.`);
   const known = new Map(sandboxFlags.map((flag) => [optionName(flag), flag]));
@@ -81,11 +86,14 @@ export function configFromOptions(
       const name = optionName(flag);
       const value = known.has(name) ? given[name] : undefined;
       const source = `option ${name}`;
-      return value === undefined ? { given: FLAGS[flag].default, source } : { given: toRaw(flag, name, value), source };
+      return value === undefined
+        ? { given: FLAGS[flag].default, source, explicit: false }
+        : { given: toRaw(flag, name, value), source, explicit: true };
     },
     optionName,
     cwd,
     // Only for the per-user snapshot cache's default location ($XDG_CACHE_HOME, $HOME); PYODIDE_MCP_* are not read.
     env,
+    machine,
   );
 }

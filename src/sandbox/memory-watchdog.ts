@@ -42,6 +42,23 @@ export class MemoryWatchdog {
     };
   }
 
+  /**
+   * Memory in use now: this process's RSS and the sum of the watched session processes' (for the memory budget,
+   * src/sandbox/memory-budget.ts). With thread isolation the sessions are inside `serverBytes`. Where /proc cannot
+   * be read, only `serverBytes` is known.
+   */
+  measure(): { serverBytes: number; sessionBytes: number; sessions: number } {
+    let sessionBytes = 0;
+    let sessions = 0;
+    for (const entry of this.watched) {
+      const rss = rssOf(entry.pid);
+      if (rss === null) continue;
+      sessionBytes += rss;
+      sessions++;
+    }
+    return { serverBytes: process.memoryUsage.rss(), sessionBytes, sessions };
+  }
+
   private check(): void {
     for (const entry of this.watched) {
       const rss = rssOf(entry.pid);

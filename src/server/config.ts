@@ -12,6 +12,7 @@ import { modernVersion } from '../python/distribution.js';
 import { cacheRoot, userWheelsDir } from '../python/user-cache.js';
 import type { WheelDir } from '../python/wheel-check.js';
 import { DEFAULT_PRELOAD } from '../python/wheels.js';
+import { fitMemoryBudget, machineMemory, type MachineMemory, type MemoryBudget } from '../sandbox/memory-budget.js';
 import { DEFAULT_MAX_WASM_MEMORY_MB } from '../sandbox/worker-sandbox.js';
 
 const seconds = (max: number) => z.coerce.number().positive().max(max);
@@ -65,7 +66,7 @@ export const FLAGS = {
   'session-ttl': { schema: seconds(30 * 24 * 3600), default: '1800', option: 'sessionTtlSeconds', help: 'Seconds of inactivity after which a session is closed.' },
   timeout: { schema: seconds(24 * 3600), default: '30', option: 'timeoutSeconds', help: 'Default time limit of one execution, in seconds.' },
   'max-timeout': { schema: seconds(24 * 3600), default: '300', option: 'maxTimeoutSeconds', help: 'Largest timeout_seconds a call may ask for.' },
-  'max-sessions': { schema: count(1, 1000), default: '16', help: 'Most sessions alive at once; creating one more fails.' },
+  'max-sessions': { schema: count(1, 1000), default: '16', help: 'Most sessions alive at once (warm ones included); creating one more fails. Left at its default, lowered to what fits in --max-total-memory-mb (logged at start).' },
   'max-code-chars': { schema: count(1, 10_000_000), default: '200000', help: 'Longest code accepted by execute_code, in characters.' },
   'max-output-chars': { schema: count(0, 10_000_000), default: '20000', help: 'Cap on stdout and on stderr of one execution (each), in characters.' },
   'max-result-chars': { schema: count(0, 10_000_000), default: '10000', help: "Cap on the repr of a cell's last expression, in characters." },
@@ -86,6 +87,7 @@ export const FLAGS = {
   isolation: { schema: z.enum(ISOLATIONS), default: 'process', help: 'Where each session lives: "process" (a child process of its own: the security boundary between sessions) or "thread" (a worker thread of the server: lighter, for trusted code only; not a boundary between sessions).' },
   'max-reply-bytes': { schema: count(65_536, 64 * 2 ** 20), default: String(4 * 2 ** 20), help: 'Largest tool reply, in bytes (text, structured content and images together); beyond it images are dropped and text is cut, and the reply says so.' },
   'max-session-memory-mb': { schema: count(128, 65536), default: '2048', help: "Cap on all memory of one session's process (RSS: WebAssembly, JavaScript heap, buffers, its files), in MB; above it the session is ended (process isolation, Linux)." },
+  'max-total-memory-mb': { schema: count(256, 16 * 2 ** 20).optional(), default: undefined, help: "Memory budget of the whole server, in MB: --max-sessions × --max-session-memory-mb plus the server's heap limit (V8's, set by node --max-old-space-size) must fit in it, or the server refuses to start and says what to lower (a --max-sessions left at its default is lowered to fit instead); and a new session is refused (MEMORY_BUDGET) while the memory measured (server and session processes) plus --max-session-memory-mb would exceed it. Default: 90 % of the machine's memory, or of the cgroup's memory limit when lower." },
   'allow-network': { schema: flag, default: 'false', boolean: true, help: 'Let install_packages fetch pure-Python wheels that are not in the offline set from --index-url (the server fetches and verifies them; sessions never get network).' },
   'index-url': { schema: z.string().url(), default: 'https://pypi.org/pypi', help: 'PyPI-style JSON index used by install_packages with --allow-network.' },
   'max-memory-mb': { schema: count(64, 4096), default: String(DEFAULT_MAX_WASM_MEMORY_MB), help: "Cap on each session's Python (WebAssembly) heap, in MB; beyond it Python raises MemoryError." },
@@ -109,8 +111,14 @@ export type FlagName = keyof typeof FLAGS;
 /** What a flag's value is once validated: the output type of its row's schema. */
 export type FlagValue<F extends FlagName> = z.output<(typeof FLAGS)[F]['schema']>;
 
-/** The validated configuration, as `toConfig` builds it from the flags. Durations are in milliseconds. */
-export type Config = ReturnType<typeof toConfig>;
+/**
+ * The validated configuration, as `toConfig` builds it from the flags and `buildConfig` fits it into the memory
+ * budget (src/sandbox/memory-budget.ts). Durations are in milliseconds.
+ */
+export type Config = Omit<ReturnType<typeof toConfig>, 'maxTotalMemoryMb'> & {
+  /** The memory budget in force; --max-sessions (and --max-session-memory-mb) may have been lowered to fit it. */
+  memoryBudget: MemoryBudget;
+};
 
 /** `PYODIDE_MCP_SESSION_TTL` for `session-ttl`. */
 export function envName(flag: string): string {
@@ -120,7 +128,12 @@ export function envName(flag: string): string {
 export type CliAction = { action: 'help' } | { action: 'version' } | { action: 'run'; config: Config };
 
 /** Parses argv and env. Throws a TypeError naming the bad flag (or env var) and value. */
-export function parseConfig(argv: string[], env: Record<string, string | undefined>, cwd = process.cwd()): CliAction {
+export function parseConfig(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  cwd = process.cwd(),
+  machine: MachineMemory = machineMemory(),
+): CliAction {
   const values = parseFlags(argv);
   if (values.help) return { action: 'help' };
   if (values.version) return { action: 'version' };
@@ -128,28 +141,38 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     (flag) => {
       const fromArgv = values[flag];
       const given: unknown = fromArgv ?? env[envName(flag)] ?? FLAGS[flag].default;
-      return { given: typeof given === 'boolean' ? String(given) : given, source: fromArgv !== undefined ? `--${flag}` : envName(flag) };
+      return {
+        given: typeof given === 'boolean' ? String(given) : given,
+        source: fromArgv !== undefined ? `--${flag}` : envName(flag),
+        explicit: (fromArgv ?? env[envName(flag)]) !== undefined,
+      };
     },
     (flag) => `--${flag}`,
     cwd,
     env,
+    machine,
   );
   return { action: 'run', config };
 }
 
-/** A flag's raw value (from argv, env, options or its default) and the name an error about it uses. */
-export type RawFlag = { given: unknown; source: string };
+/**
+ * A flag's raw value (from argv, env, options or its default), the name an error about it uses, and whether it was
+ * given (false for the default: a default may yield to the memory budget, a given value never does).
+ */
+export type RawFlag = { given: unknown; source: string; explicit: boolean };
 
 /**
  * Validates every flag's raw value with its row's schema and builds the Config. The CLI reads argv and env; the
  * library reads createSandbox() options (src/api/options.ts): both go through here, so defaults and rules are the
- * same. Throws a TypeError naming the bad source and value.
+ * same. Throws a TypeError naming the bad source and value, or giving the arithmetic of a memory budget that the
+ * sessions cannot fit in. `machine`: the figures the budget is computed from (this process's by default).
  */
 export function buildConfig(
   raw: (flag: FlagName) => RawFlag,
   nameOf: (flag: FlagName) => string,
   cwd: string,
   env: Record<string, string | undefined>,
+  machine: MachineMemory = machineMemory(),
 ): Config {
   /** One flag's validated value. */
   const read = <F extends FlagName>(flag: F): FlagValue<F> => {
@@ -164,13 +187,23 @@ export function buildConfig(
     }
     return parsed.data;
   };
-  const config = toConfig(read, cwd, env);
+  const { maxTotalMemoryMb, ...config } = toConfig(read, cwd, env);
   if (config.defaultTimeoutMs > config.maxTimeoutMs) {
     throw new TypeError(
       `${nameOf('timeout')} (${config.defaultTimeoutMs / 1000}) is larger than ${nameOf('max-timeout')} (${config.maxTimeoutMs / 1000}); raise ${nameOf('max-timeout')} or lower ${nameOf('timeout')}.`,
     );
   }
-  return config;
+  const fitted = fitMemoryBudget(
+    {
+      maxSessions: config.maxSessions,
+      sessionMb: config.maxSessionMemoryMb,
+      totalMb: maxTotalMemoryMb,
+      explicit: { maxSessions: raw('max-sessions').explicit, sessionMb: raw('max-session-memory-mb').explicit },
+      names: { maxSessions: nameOf('max-sessions'), sessionMb: nameOf('max-session-memory-mb'), totalMb: nameOf('max-total-memory-mb') },
+    },
+    machine,
+  );
+  return { ...config, maxSessions: fitted.maxSessions, maxSessionMemoryMb: fitted.sessionMb, memoryBudget: fitted.budget };
 }
 
 /**
@@ -230,6 +263,8 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     isolation: read('isolation'),
     maxReplyBytes: read('max-reply-bytes'),
     maxSessionMemoryMb: read('max-session-memory-mb'),
+    /** --max-total-memory-mb as given (undefined: derived); `buildConfig` turns it into `memoryBudget`. */
+    maxTotalMemoryMb: read('max-total-memory-mb'),
     allowNetwork: read('allow-network'),
     indexUrl: read('index-url'),
     maxMemoryMb: read('max-memory-mb'),

@@ -59,12 +59,26 @@ export class DynamicTools {
         `Tool name ${JSON.stringify(name.slice(0, 80))} is not allowed: use 1 to 64 letters, digits, _ or -, starting with a letter or _.`,
       );
     }
-    if (this.builtinNames.has(name)) {
-      throw new PyodideMcpError('INVALID_INPUT', `${name} is a built-in tool of this server; pass another name.`);
+    // Security: names that differ only by case, - versus _ or repeated _ read as one name to a model (and to some
+    // clients, which normalize them): such a name could pass for a built-in tool or for another session's tool.
+    const folded = foldToolName(name);
+    const builtin = [...this.builtinNames].find((other) => foldToolName(other) === folded);
+    if (builtin !== undefined) {
+      throw new PyodideMcpError(
+        'INVALID_INPUT',
+        `${name} ${builtin === name ? 'is' : `reads as ${builtin}, which is`} a built-in tool of this server (names are compared ignoring case, - versus _ and repeated _); pass another name.`,
+      );
     }
     const existing = this.registered.get(name);
     if (existing && existing.sessionId !== sessionId) {
       throw new PyodideMcpError('INVALID_INPUT', `A tool named ${name} is already registered by another session; pass another name.`);
+    }
+    const clash = [...this.registered.keys()].find((other) => other !== name && foldToolName(other) === folded);
+    if (clash !== undefined) {
+      throw new PyodideMcpError(
+        'INVALID_INPUT',
+        `${name} reads as the registered tool ${clash} (names are compared ignoring case, - versus _ and repeated _); pass another name${this.registered.get(clash)!.sessionId === sessionId ? `, or unregister_tool ${clash} first` : ''}.`,
+      );
     }
     if (!existing && this.registered.size >= MAX_REGISTERED_TOOLS) {
       throw new PyodideMcpError(
@@ -87,8 +101,11 @@ export class DynamicTools {
     }
     for (const p of parameters) {
       if (!IDENTIFIER.test(p.name)) throw new PyodideMcpError('INVALID_INPUT', `${fn} has a parameter that is not an identifier.`);
+      // A JSON object cannot carry it as a key of its own (parsers make it the prototype), so no call could pass it.
+      if (p.name === '__proto__')
+        throw new PyodideMcpError('INVALID_INPUT', `${fn} has a parameter named __proto__, which a JSON tool call cannot pass; rename it.`);
     }
-    const shape = Object.fromEntries(parameters.map((p) => [p.name, parameterSchema(p)]));
+    const shape = Object.fromEntries(parameters.map((p) => [p.name, ownKey(p.name, parameterSchema(p))]));
     const text = (description ?? firstParagraph(facts.doc) ?? `Calls ${fn}${facts.signature ?? '()'}.`).slice(0, MAX_DESCRIPTION_CHARS);
     existing?.tool.remove();
     const { config } = this.deps;
@@ -105,9 +122,10 @@ export class DynamicTools {
         this.deps,
         async (input: Record<string, unknown>, extra) => {
           const args: unknown[] = [];
-          const kwargs: Record<string, unknown> = {};
+          // No prototype, and own keys only: a parameter named constructor or toString is not Object.prototype's.
+          const kwargs: Record<string, unknown> = Object.create(null);
           for (const p of parameters) {
-            const value = input[p.name];
+            const value = Object.hasOwn(input, p.name) ? input[p.name] : undefined;
             if (value === undefined) continue;
             if (p.kind === 'POSITIONAL_ONLY') args.push(value);
             else kwargs[p.name] = value;
@@ -147,6 +165,23 @@ export class DynamicTools {
   list() {
     return [...this.registered.values()].map((r) => ({ name: r.name, session_id: r.sessionId, function: r.function }));
   }
+}
+
+/**
+ * How tool names are compared: case folded, - as _, repeated _ as one. `Execute_Code`, `execute-code` and
+ * `execute__code` all read as `execute_code`.
+ */
+export function foldToolName(name: string): string {
+  return name.toLowerCase().replaceAll('-', '_').replace(/_+/g, '_');
+}
+
+/**
+ * A parameter's schema, for a name that Object.prototype also has (constructor, toString, hasOwnProperty…): the
+ * arguments object of a call is a plain object, so zod would read the inherited function when the argument is left
+ * out (and refuse it, or pass it on). JSON never holds a function: one seen here is the prototype's, i.e. no value.
+ */
+function ownKey(name: string, schema: z.ZodType): z.ZodType {
+  return name in Object.prototype ? z.preprocess((value) => (typeof value === 'function' ? undefined : value), schema) : schema;
 }
 
 /** A parameter's schema: a few annotations map to JSON types, anything else takes any JSON value. */

@@ -23,6 +23,7 @@ import {
 } from '../contract.js';
 import { isErrorCode, PyodideMcpError } from '../errors.js';
 import type { MemoryWatchdog } from '../sandbox/memory-watchdog.js';
+import { boundedSessionLog } from './session-log.js';
 import { spawnSession, type SessionEndpoint, type SpawnOptions } from './spawn.js';
 
 /** What a cell runs: code, a workspace file (run_file) or a call of a namespace function (call_function). */
@@ -76,10 +77,16 @@ export class SessionChannel {
   private readonly pending = new Map<number, Pending>();
   private readonly deathListeners: ((reason: PyodideMcpError) => void)[] = [];
   private readonly stopWatching: () => void;
+  /** The session's bounded share of the server's log. */
+  private readonly sessionLog: (text: string) => void;
   private nextId = 1;
 
   constructor(private readonly options: ChannelOptions) {
-    this.endpoint = spawnSession(options);
+    // Security: one bound for all a session can put in the server's log, its process's descriptors and its worker's
+    // log messages alike (src/sessions/session-log.ts).
+    const log = boundedSessionLog(options.log, () => (this.endpoint?.pid ? `session process ${this.endpoint.pid}` : 'session'));
+    this.sessionLog = log;
+    this.endpoint = spawnSession({ ...options, log });
     const pid = this.endpoint.pid;
     this.stopWatching =
       pid === null
@@ -107,7 +114,7 @@ export class SessionChannel {
           case 'boot_failed':
             return this.die(new PyodideMcpError('BOOT_FAILED', `The Python runtime failed to start: ${message.error.message}`));
           case 'log':
-            return options.log(message.message);
+            return this.sessionLog(message.message);
           case 'snapshot':
             if (options.init.makeSnapshot) options.onSnapshot?.(message.data);
             return;
@@ -123,6 +130,11 @@ export class SessionChannel {
     });
     // A boot failure is reported through `ready`; this keeps an unobserved rejection from crashing us.
     this.ready.catch(() => {});
+  }
+
+  /** Process id of the session process (process isolation), or null for a worker thread of the server. */
+  get pid(): number | null {
+    return this.endpoint.pid;
   }
 
   /** Called once when the session is gone, with the reason later calls are given. */

@@ -73,6 +73,8 @@ export class SessionManager {
     readonly distribution: Distribution,
     private readonly log: (message: string) => void,
   ) {
+    // Once per server: a default lowered to fit the memory budget, with the arithmetic (src/sandbox/memory-budget.ts).
+    if (config.memoryBudget.note) log(config.memoryBudget.note);
     // First: a state directory that cannot be trusted stops the server before anything boots.
     this.store = config.stateDir
       ? StateStore.open(config.stateDir, {

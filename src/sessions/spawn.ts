@@ -9,7 +9,6 @@ import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Isolation, ProcessControl, SessionRequest, SupervisorOptions } from '../contract.js';
 import { SESSION_PROCESS_PATH } from '../paths.js';
-import { MAX_LOG_CHARS } from '../wire-limits.js';
 import { FrameDecoder, FrameError, writeFrame } from './frames.js';
 import { Supervisor } from './supervisor.js';
 
@@ -30,6 +29,7 @@ export interface SpawnOptions extends SupervisorOptions {
   isolation: Isolation;
   /** Largest frame accepted from a session process, in bytes. */
   maxFrameBytes: number;
+  /** Where the session process's raw stdout/stderr go: the session's bounded log (src/sessions/session-log.ts). */
   log: (message: string) => void;
 }
 
@@ -93,9 +93,9 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
     ended = true;
     for (const listener of exitListeners) listener(description);
   };
-  const output = boundedLog(options.log, `session process ${child.pid}`);
-  child.stdout!.on('data', (chunk: Buffer) => output(`[stdout] ${chunk.toString().trimEnd()}`));
-  child.stderr!.on('data', (chunk: Buffer) => output(chunk.toString().trimEnd()));
+  // Security: user code can write to these descriptors directly; the log they go to is bounded per session.
+  child.stdout!.on('data', (chunk: Buffer) => options.log(`[stdout] ${chunk.toString().trimEnd()}`));
+  child.stderr!.on('data', (chunk: Buffer) => options.log(chunk.toString().trimEnd()));
   // Both pipes carry the same kind of messages, each in its own frame stream; replies match requests by id.
   for (const pipe of [channel, workerChannel]) {
     const decoder = new FrameDecoder(options.maxFrameBytes);
@@ -138,33 +138,5 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
-  };
-}
-
-/** Bytes of raw process output logged per session before the rest is dropped (counted), per minute. */
-const LOG_BYTES_PER_MINUTE = 256 * 1024;
-
-/**
- * A session process's raw stdout/stderr goes to the server's log, bounded: user code can write to those
- * descriptors directly, and must not be able to flood the server's stderr.
- */
-function boundedLog(log: (message: string) => void, who: string): (text: string) => void {
-  let windowStart = Date.now();
-  let used = 0;
-  let dropped = 0;
-  return (text) => {
-    const now = Date.now();
-    if (now - windowStart > 60_000) {
-      if (dropped > 0) log(`[${who}] ${dropped} bytes of output dropped (log limit)`);
-      windowStart = now;
-      used = 0;
-      dropped = 0;
-    }
-    if (used + text.length > LOG_BYTES_PER_MINUTE) {
-      dropped += text.length;
-      return;
-    }
-    used += text.length;
-    log(`[${who}] ${text.slice(0, MAX_LOG_CHARS)}`);
   };
 }

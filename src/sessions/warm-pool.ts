@@ -14,7 +14,7 @@ import { PyodideMcpError } from '../errors.js';
 import { HARNESS_PATH, MODERN_ADAPTER_URL } from '../paths.js';
 import { isPurePython, modernVersion, readModernLock, wheelClosure, type Distribution } from '../python/distribution.js';
 import { SnapshotCache } from '../python/snapshot-cache.js';
-import { MemoryWatchdog } from '../sandbox/memory-watchdog.js';
+import { MemoryWatchdog, rssOf } from '../sandbox/memory-watchdog.js';
 import type { Config } from '../server/config.js';
 import { SessionChannel } from './channel.js';
 import { PreloadScheduler } from './preload-scheduler.js';
@@ -89,12 +89,18 @@ export class WarmPool {
 
   /**
    * A warm channel that has imported its preload, else a ready one, else the one closest to ready, else a new one;
-   * the pool refills in the background.
+   * the pool refills in the background. Throws MEMORY_BUDGET, taking nothing, when the session could take the
+   * server past --max-total-memory-mb.
    */
   take(): SessionChannel {
     const preloaded = this.pool.findIndex((channel) => channel.isReady && this.preloads.isDone(channel));
     const ready = preloaded >= 0 ? preloaded : this.pool.findIndex((channel) => channel.isReady);
-    const channel = (ready >= 0 ? this.pool.splice(ready, 1)[0] : this.pool.shift()) ?? this.start();
+    const at = ready >= 0 ? ready : this.pool.length > 0 ? 0 : -1;
+    // A warm session is measured already: what it adds is its growth up to the limit, not the whole limit.
+    const warmPid = at >= 0 ? this.pool[at]!.pid : null;
+    const over = this.overBudget(warmPid === null ? 0 : (rssOf(warmPid) ?? 0));
+    if (over) throw new PyodideMcpError('MEMORY_BUDGET', over);
+    const channel = (at >= 0 ? this.pool.splice(at, 1)[0] : undefined) ?? this.start();
     // An agent holds it now: its preload goes before the warm sessions'.
     this.held.add(channel);
     this.preloads.prioritize(channel);
@@ -147,7 +153,13 @@ export class WarmPool {
   private refill(): void {
     // Measured (legacy, 2 cores): two boots at once were both ready 2.8 s after start; one alone is ready in 1.8 s.
     const parallel = this.firstBoot ? 1 : this.cores;
-    while (!this.closing && !this.refillHeld && this.pool.length < this.target() && this.booting < parallel) {
+    while (
+      !this.closing &&
+      !this.refillHeld &&
+      this.pool.length < this.target() &&
+      this.booting < parallel &&
+      this.overBudget(0) === null
+    ) {
       const channel = this.start();
       this.pool.push(channel);
       channel.ready.then(
@@ -165,6 +177,30 @@ export class WarmPool {
         },
       );
     }
+  }
+
+  /**
+   * Why one more session could take the server past its memory budget (--max-total-memory-mb), or null if it fits:
+   * the memory measured now (the server's RSS and its session processes'), minus `countedBytes` (what the session to
+   * be handed out holds already), plus --max-session-memory-mb.
+   */
+  private overBudget(countedBytes: number): string | null {
+    const { totalMb } = this.config.memoryBudget;
+    const sessionMb = this.config.maxSessionMemoryMb;
+    const { serverBytes, sessionBytes, sessions } = this.watchdog.measure();
+    const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+    const usedMb = mb(serverBytes + sessionBytes - countedBytes);
+    if (usedMb + sessionMb <= totalMb) return null;
+    return (
+      `No memory for another session: ${mb(serverBytes)} MB used by the server` +
+      (this.config.isolation === 'thread'
+        ? ' (its sessions included: --isolation thread)'
+        : ` + ${mb(sessionBytes)} MB by its ${sessions} session processes`) +
+      `${countedBytes > 0 ? ` (${mb(countedBytes)} MB of them by the warm session that would be handed out)` : ''}` +
+      ` + up to ${sessionMb} MB a new session may grow to (--max-session-memory-mb) would exceed the server's memory budget of ${totalMb} MB (--max-total-memory-mb).` +
+      ' Close a session you no longer need with close_session (list_sessions shows them), or wait for an idle one to expire, then retry.' +
+      ' The operator can raise --max-total-memory-mb or lower --max-session-memory-mb.'
+    );
   }
 
   /** Starts a session channel with this server's settings. */

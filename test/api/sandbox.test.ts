@@ -43,6 +43,7 @@ describe('createSandbox options', () => {
       isolation: 'thread',
       maxReplyBytes: 100_000,
       maxSessionMemoryMb: 512,
+      maxTotalMemoryMb: 8192,
       allowNetwork: false,
       indexUrl: 'http://127.0.0.1:1/pypi',
       maxMemoryMb: 256,
@@ -64,9 +65,11 @@ describe('createSandbox options', () => {
     assert.equal(config.structuredContent, false);
     assert.equal(config.snapshotDir, null);
     assert.equal(config.stateDir, '/srv/state');
+    assert.equal(config.memoryBudget.totalMb, 8192);
     assert.deepEqual(config.tools, ['execute_code', 'list_files']);
     assert.deepEqual(configFromOptions({}).http, configFromOptions({}).http);
-    const defaults = configFromOptions({}, '/srv', {});
+    // A machine where the default sessions fit (elsewhere --max-sessions's default is lowered: memory-budget tests).
+    const defaults = configFromOptions({}, '/srv', {}, { memoryMb: 65_536, source: "this machine's memory", heapLimitMb: 4144 });
     assert.equal(defaults.defaultTimeoutMs, 30_000);
     assert.equal(defaults.maxSessions, 16);
     assert.equal(defaults.isolation, 'process');

@@ -192,6 +192,22 @@ describe('namespace tools', () => {
     await h.ok('close_session', { session_id: t });
   });
 
+  it('reset_session restores builtins as a fresh session has them: a print hook and a planted name go', async () => {
+    const t = (
+      await h.ok('execute_code', {
+        code: 'import builtins\n_print = print\nbuiltins.print = lambda *a, **k: _print("hooked", *a, **k)\nbuiltins.planted = 1\nprint("x")',
+      })
+    ).session_id;
+    await h.ok('reset_session', { session_id: t });
+    const after = await h.ok('execute_code', {
+      session_id: t,
+      code: 'import builtins\nprint("x")\nhasattr(builtins, "planted"), callable(display)',
+    });
+    assert.equal(after.stdout, 'x\n');
+    assert.equal(after.result, '(False, True)');
+    await h.ok('close_session', { session_id: t });
+  });
+
   it('unknown sessions get the usual error', async () => {
     const r = await h.call('list_variables', { session_id: 'nope' });
     assert.match(textOf(r), /^SESSION_NOT_FOUND/);

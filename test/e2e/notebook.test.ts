@@ -142,6 +142,50 @@ describe('register_tool', () => {
     );
   });
 
+  it('compares names ignoring case, - versus _ and repeated _, against built-ins and registered tools, naming the clash', async () => {
+    for (const name of ['Execute_Code', 'execute-code', 'execute__code', 'EXECUTE--CODE']) {
+      assert.match(
+        textOf(await h.call('register_tool', { session_id: s, function: 'area', name })),
+        new RegExp(`^INVALID_INPUT: ${name} reads as execute_code, which is a built-in tool of this server`),
+      );
+    }
+    await h.ok('register_tool', { session_id: s, function: 'area', name: 'room_area' });
+    const other = (await h.ok('create_session')).session_id;
+    await h.ok('execute_code', { session_id: other, code: 'def f(x):\n    return x' });
+    assert.match(
+      textOf(await h.call('register_tool', { session_id: other, function: 'f', name: 'Room-Area' })),
+      /^INVALID_INPUT: Room-Area reads as the registered tool room_area .*; pass another name\.$/,
+    );
+    assert.match(
+      textOf(await h.call('register_tool', { session_id: s, function: 'area', name: 'room__area' })),
+      /^INVALID_INPUT: room__area reads as the registered tool room_area .*, or unregister_tool room_area first\.$/,
+    );
+    await h.ok('register_tool', { session_id: s, function: 'area', name: 'room_area' }); // the same name: replaced
+    await h.ok('unregister_tool', { name: 'room_area' });
+    await h.ok('close_session', { session_id: other });
+  });
+
+  it('calls a function whose parameters are named like Object.prototype members', async () => {
+    await h.ok('execute_code', {
+      session_id: s,
+      code: 'def proto(constructor: int, toString: int = 1, hasOwnProperty: str = "h", valueOf=None):\n    return [constructor, toString, hasOwnProperty, valueOf]',
+    });
+    await h.ok('register_tool', { session_id: s, function: 'proto' });
+    assert.equal((await h.ok('proto', { constructor: 5 })).result, "[5, 1, 'h', None]");
+    assert.equal((await h.ok('proto', { constructor: 5, toString: 6, hasOwnProperty: 'x', valueOf: 8 })).result, "[5, 6, 'x', 8]");
+    assert.equal((await h.call('proto', {})).isError, true, 'a required one left out is still refused');
+    const viaCall = await h.ok('call_function', {
+      session_id: s,
+      name: 'proto',
+      kwargs: [
+        { name: 'constructor', value: 1 },
+        { name: 'hasOwnProperty', value: 'y' },
+      ],
+    });
+    assert.equal(viaCall.result, "[1, 1, 'y', None]");
+    await h.ok('unregister_tool', { name: 'proto' });
+  });
+
   it('unregister_tool and closing the session remove tools, with list_changed', async () => {
     await h.ok('register_tool', { session_id: s, function: 'area', name: 'area2', description: 'Custom.' });
     let changed = nextChange();
@@ -212,6 +256,22 @@ describe('legacy runtime: figures, DataFrames and arrays', () => {
     ).session_id;
   });
   after(() => h.close());
+
+  it('reset_session restores builtins as a fresh session has them (legacy runtime)', async () => {
+    const t = (await h.ok('create_session')).session_id;
+    await h.ok('execute_code', {
+      session_id: t,
+      code: 'import builtins\n_print = print\nbuiltins.print = lambda *a, **k: _print("hooked", *a, **k)\nbuiltins.planted = 1\nprint("x")',
+    });
+    await h.ok('reset_session', { session_id: t });
+    const after = await h.ok('execute_code', {
+      session_id: t,
+      code: 'import builtins\nprint("x")\nhasattr(builtins, "planted"), callable(display)',
+    });
+    assert.equal(after.stdout, 'x\n');
+    assert.equal(after.result, '(False, True)');
+    await h.ok('close_session', { session_id: t });
+  });
 
   it('list_variables and inspect_variable describe data', async () => {
     const listing = await h.ok('list_variables', { session_id: s, filter: 'df' });

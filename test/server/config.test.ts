@@ -9,23 +9,30 @@ import { describe, it } from 'node:test';
 import { PACKAGE_WHEELS_DIR } from '../../src/paths.js';
 import { modernVersion } from '../../src/python/distribution.js';
 import { DEFAULT_PRELOAD } from '../../src/python/wheels.js';
+import type { MachineMemory } from '../../src/sandbox/memory-budget.js';
 import { DEFAULT_MAX_WASM_MEMORY_MB } from '../../src/sandbox/worker-sandbox.js';
 import { envName, FLAGS, helpText, parseConfig, type Config, type FlagName } from '../../src/server/config.js';
 import { CONFIG_DOC, renderFlagTable, withCurrentTable } from '../../scripts/docs-config.js';
 
 const CWD = '/srv/project';
+/** A machine where the default sessions fit in the default budget: 16 × 2048 + 4144 = 36912 ≤ 90 % of 65536. */
+const BIG: MachineMemory = { memoryMb: 65_536, source: "this machine's memory", heapLimitMb: 4144 };
 
 /** The Config for these flags and env vars (fails the test on --help / --version). */
-function run(argv: string[] = [], env: Record<string, string | undefined> = {}): Config {
-  const action = parseConfig(argv, env, CWD);
+function run(argv: string[] = [], env: Record<string, string | undefined> = {}, machine = BIG): Config {
+  const action = parseConfig(argv, env, CWD, machine);
   assert.ok(action.action === 'run', `expected a config, got ${action.action}`);
   return action.config;
 }
 
 /** Asserts that parsing throws a TypeError whose message matches every pattern. */
 function refused(argv: string[], env: Record<string, string | undefined>, ...patterns: RegExp[]): void {
+  refusedOn(BIG, argv, env, ...patterns);
+}
+
+function refusedOn(machine: MachineMemory, argv: string[], env: Record<string, string | undefined>, ...patterns: RegExp[]): void {
   assert.throws(
-    () => parseConfig(argv, env, CWD),
+    () => parseConfig(argv, env, CWD, machine),
     (error) => {
       assert.ok(error instanceof TypeError, `expected a TypeError, got ${String(error)}`);
       for (const pattern of patterns) assert.match(error.message, pattern);
@@ -72,6 +79,7 @@ const SAMPLES: Record<FlagName, Sample> = {
   isolation: { value: 'thread', field: (c) => c.isolation, expected: 'thread', bad: 'vm' },
   'max-reply-bytes': { value: '100000', field: (c) => c.maxReplyBytes, expected: 100_000, bad: '1000' },
   'max-session-memory-mb': { value: '512', field: (c) => c.maxSessionMemoryMb, expected: 512, bad: '100' },
+  'max-total-memory-mb': { value: '40000', field: (c) => c.memoryBudget.totalMb, expected: 40_000, bad: '255' },
   'allow-network': { value: 'true', field: (c) => c.allowNetwork, expected: true, bad: 'on' },
   'index-url': { value: 'http://127.0.0.1:8080/pypi', field: (c) => c.indexUrl, expected: 'http://127.0.0.1:8080/pypi', bad: 'not a url' },
   'max-memory-mb': { value: '2048', field: (c) => c.maxMemoryMb, expected: 2048, bad: '4097' },
@@ -137,6 +145,12 @@ describe('parseConfig', () => {
       isolation: 'process',
       maxReplyBytes: 4 * 2 ** 20,
       maxSessionMemoryMb: 2048,
+      memoryBudget: {
+        totalMb: 58_982,
+        serverHeapMb: 4144,
+        origin: "--max-total-memory-mb defaults to 90 % of 65536 MB, this machine's memory",
+        note: null,
+      },
       allowDirs: [],
       structuredContent: true,
       resourceLinks: false,
@@ -295,6 +309,59 @@ describe('parseConfig', () => {
   it('answers --help and --version before reading any value', () => {
     assert.deepEqual(parseConfig(['--help'], { PYODIDE_MCP_TIMEOUT: 'soon' }, CWD), { action: 'help' });
     assert.deepEqual(parseConfig(['--version', '--timeout', 'soon'], {}, CWD), { action: 'version' });
+  });
+});
+
+describe('the memory budget (--max-total-memory-mb)', () => {
+  /** 24 GB, heap limit 4144 MB: the default budget is 21694 MB, room for 8 sessions of 2048 MB. */
+  const M24: MachineMemory = { memoryMb: 24_105, source: "this machine's memory", heapLimitMb: 4144 };
+
+  it('lowers a default --max-sessions to what fits, and says so once with the arithmetic', () => {
+    const config = run([], {}, M24);
+    assert.equal(config.maxSessions, 8);
+    assert.equal(config.maxSessionMemoryMb, 2048);
+    assert.equal(config.memoryBudget.totalMb, 21_694);
+    assert.match(config.memoryBudget.note!, /lowered --max-sessions from 16 to 8 \(defaults\)/);
+    assert.match(
+      config.memoryBudget.note!,
+      /8 sessions \(--max-sessions\) × 2048 MB \(--max-session-memory-mb\) \+ 4144 MB .* = 20528 MB ≤ 21694 MB/,
+    );
+    assert.match(config.memoryBudget.note!, /90 % of 24105 MB, this machine's memory/);
+    assert.equal(run(['--max-session-memory-mb', '1024'], {}, M24).maxSessions, 16, 'smaller sessions: the default fits');
+  });
+
+  it('starts with default flags on a small machine: one session, made smaller', () => {
+    const config = run([], {}, { memoryMb: 2048, source: "the cgroup's memory limit", heapLimitMb: 512 });
+    assert.equal(config.maxSessions, 1);
+    assert.equal(config.maxSessionMemoryMb, 1331);
+    assert.match(config.memoryBudget.note!, /--max-sessions from 16 to 1 and --max-session-memory-mb from 2048 to 1331/);
+    assert.match(config.memoryBudget.note!, /the cgroup's memory limit/);
+  });
+
+  it('refuses a given --max-sessions that does not fit, saying what to lower', () => {
+    refusedOn(
+      M24,
+      ['--max-sessions', '64', '--max-session-memory-mb', '4096'],
+      {},
+      /^The sessions do not fit in the memory budget: 64 sessions \(--max-sessions\) × 4096 MB \(--max-session-memory-mb\) \+ 4144 MB \(the server's heap limit.*\) = 266288 MB, more than 21694 MB/,
+      /lower --max-sessions to at most 4, or lower --max-session-memory-mb to at most 274, or raise --max-total-memory-mb to at least 266288 \(above 90 %/,
+    );
+    // A given --max-sessions is never made into smaller sessions behind the operator's back.
+    refusedOn(M24, ['--max-sessions', '9'], {}, /9 sessions .* = 22576 MB, more than 21694 MB/);
+    refusedOn(M24, [], { PYODIDE_MCP_MAX_SESSIONS: '9' }, /^The sessions do not fit/);
+  });
+
+  it('refuses a given budget that the sessions cannot fit, and counts the server heap in it', () => {
+    refusedOn(
+      M24,
+      ['--max-total-memory-mb', '4000'],
+      {},
+      /even with --max-sessions from 16 to 1 and --max-session-memory-mb from 2048 to 128 .*: 1 session \(--max-sessions\) × 128 MB .* = 4272 MB, more than 4000 MB \(--max-total-memory-mb 4000\)/,
+      /To fix it, raise --max-total-memory-mb to at least 4272\.$/,
+    );
+    const config = run(['--max-total-memory-mb', '8192'], {}, M24);
+    assert.equal(config.maxSessions, 1);
+    assert.equal(run(['--max-total-memory-mb', '8192', '--max-session-memory-mb', '512'], {}, M24).maxSessions, 7);
   });
 });
 

@@ -33,6 +33,8 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
           max_output_chars: z.number(),
           max_result_chars: z.number(),
           max_traceback_chars: z.number(),
+          max_session_memory_mb: z.number(),
+          max_total_memory_mb: z.number().describe('Memory budget of the whole server (--max-total-memory-mb)'),
         }),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -61,6 +63,8 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
           max_output_chars: config.limits.stdout,
           max_result_chars: config.limits.result,
           max_traceback_chars: config.limits.traceback,
+          max_session_memory_mb: config.maxSessionMemoryMb,
+          max_total_memory_mb: config.memoryBudget.totalMb,
         },
       });
     }),
