@@ -26,6 +26,7 @@ const ERROR_CODES = [
   'SERVER_CLOSING',
   'REPLY_TOO_LARGE',
   'RESTORE_FAILED',
+  'QUEUE_FULL',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
