@@ -249,12 +249,16 @@ export class SessionManager {
 
   /** Writes a file into a session's workspace, queued behind running code. */
   writeFile(id: string, path: string, data: Uint8Array, options: { append: boolean; overwrite: boolean }): Promise<FileRef> {
-    return this.enqueue(id, async (session) => {
-      const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
-      this.applyChanges(session, changes);
-      await this.saveChanges(session, changes);
-      return session.files.ref(path, session.files.sizeOf(path));
-    }, path.length + data.byteLength);
+    return this.enqueue(
+      id,
+      async (session) => {
+        const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
+        this.applyChanges(session, changes);
+        await this.saveChanges(session, changes);
+        return session.files.ref(path, session.files.sizeOf(path));
+      },
+      path.length + data.byteLength,
+    );
   }
 
   /** Deletes a file (or empty directory) from a session's workspace, queued behind running code. */

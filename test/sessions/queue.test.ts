@@ -61,7 +61,10 @@ describe('session queue', () => {
     let hold!: () => void;
     const held = new Promise<void>((resolve) => (hold = resolve));
     const big = queue.run(() => held, 500);
-    await assert.rejects(queue.run(async () => 0, 1), /--max-queued-bytes 100/);
+    await assert.rejects(
+      queue.run(async () => 0, 1),
+      /--max-queued-bytes 100/,
+    );
     hold();
     await big;
     assert.equal(await queue.run(async () => 7, 60), 7, 'the bytes of finished calls are released');

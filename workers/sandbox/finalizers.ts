@@ -35,15 +35,15 @@ class DeferredFinalizers {
   install(): void {
     if (this.installed) return;
     this.installed = true;
-    const self = this;
+    const defer = (cleanup: unknown, held: unknown) => {
+      const pending = this.pending;
+      pending[pending.length] = cleanup;
+      pending[pending.length] = held;
+    };
     const Deferred = function FinalizationRegistry(this: unknown, cleanup: unknown) {
       if (new.target === undefined) throw new TypeErrorType("Constructor FinalizationRegistry requires 'new'");
       if (typeof cleanup !== 'function') throw new TypeErrorType('FinalizationRegistry: cleanup must be callable');
-      const queue = (held: unknown) => {
-        const pending = self.pending;
-        pending[pending.length] = cleanup;
-        pending[pending.length] = held;
-      };
+      const queue = (held: unknown) => defer(cleanup, held);
       return construct(RealRegistry, [queue], new.target) as object;
     };
     // Instances keep the real prototype (register/unregister are the engine's); the real constructor is no longer
@@ -68,7 +68,7 @@ class DeferredFinalizers {
     this.pending = [];
     for (let i = 0; i < batch.length; i += 2) {
       try {
-        apply(batch[i] as Function, undefined, [batch[i + 1]]);
+        apply(batch[i] as (held: unknown) => unknown, undefined, [batch[i + 1]]);
       } catch (error) {
         // The interpreter is gone (Pyodide's callbacks report their failures as fatal): the caller ends the session.
         if (fatalReason(error) !== null) throw error;
