@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'SERVER_CLOSING',
   'REPLY_TOO_LARGE',
   'RESTORE_FAILED',
+  'QUEUE_FULL',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

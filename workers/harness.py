@@ -9,6 +9,7 @@ import ast
 import base64
 import builtins
 import errno as _errno
+import gc
 import io
 import json
 import linecache
@@ -158,6 +159,9 @@ class Session:
         }
         sys.stdout, sys.stderr = stdout, stderr
         try:
+            # Objects the JavaScript garbage collector released since the last cell: their __del__ runs now, under
+            # this cell's time limit and interrupt, printing into its output (workers/sandbox/finalizers.ts).
+            _drain_finalizers()
             if request.get("call"):
                 value = _call_function(request["call"])
             else:
@@ -431,6 +435,18 @@ class _CellTask(object):
 
 
 _idle_question = []
+
+
+_drain_question = []
+
+
+def _drain_finalizers():
+    """Runs the finalizers the worker deferred (a PyProxy's release, which may run a __del__); only inside a cell."""
+    if not _drain_question:
+        import pyodide_js
+
+        _drain_question.append(pyodide_js._pyodide_mcp_drain_finalizers)
+    _drain_question[0]()
 
 
 def _cell_idle():
@@ -945,6 +961,7 @@ def _namespace_op(op, request):
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = sink, sink
     try:
+        _drain_finalizers()
         return json.dumps({"ok": True, "value": _NAMESPACE_OPS[op](request)})
     except _NamespaceError as exc:
         return json.dumps({"ok": False, "code": exc.code, "message": str(exc)})
@@ -1033,6 +1050,23 @@ def entry(request_json):
             )
     if op in ("list_variables", "inspect_variable", "remove_variables", "reset"):
         return _namespace_op(op, request)
+    return _without_collection(_host_op, op, request)
+
+
+def _without_collection(call, *args):
+    """Runs the worker's own work (outside a cell, no time limit) with Python's cyclic garbage collector paused: a
+    collection there would run the __del__ of the user's unreachable cycles outside any cell. They are collected by
+    the next cell's allocations instead."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return call(*args)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _host_op(op, request):
     if op == "imported_names":
         return json.dumps(imported_names(request["code"]))
     if op == "import_modules":

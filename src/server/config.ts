@@ -72,6 +72,9 @@ export const FLAGS = {
   'max-result-chars': { schema: count(0, 10_000_000), default: '10000', help: "Cap on the repr of a cell's last expression, in characters." },
   'max-traceback-chars': { schema: count(0, 10_000_000), default: '10000', help: 'Cap on the traceback of an error and on its message, each in characters.' },
   'interrupt-grace': { schema: count(50, 60_000), default: '1500', option: 'interruptGraceMs', help: 'Milliseconds Python gets to stop after an interrupt before its worker is terminated.' },
+  'max-queued-calls': { schema: count(1, 100_000), default: '64', help: "Most calls waiting in one session's queue behind its running call; one more is refused at once with QUEUE_FULL (nothing queued is lost)." },
+  'max-queued-bytes': { schema: bytes(2 ** 32), default: String(64 * 2 ** 20), help: "Most characters of code plus bytes of file data held by one session's queued calls (the running one included); past it a call is refused at once with QUEUE_FULL, except on an idle session." },
+  'op-timeout': { schema: seconds(24 * 3600), default: '60', option: 'opTimeoutSeconds', help: 'Time limit, in seconds, of a session request that runs no user code (list_packages, write_file, delete_file, read_file); package loads and installs get 10 times as long. A session that does not answer in time is interrupted, then ended (SESSION_DEAD).' },
   'max-heap-mb': { schema: count(64, 65536), default: '512', help: "Cap on each session worker's JavaScript heap, in MB." },
   'warm-sessions': { schema: count(0, 64), default: '2', help: 'Sessions kept booted and ready, so create_session returns at once; 0 disables the pool.' },
   runtime: { schema: z.enum(['auto', ...RUNTIME_KINDS]), default: 'auto', help: 'Pyodide distribution: auto picks the newest that can satisfy --preload.' },
@@ -249,6 +252,10 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
       traceback: read('max-traceback-chars'),
     },
     interruptGraceMs: read('interrupt-grace'),
+    /** Bound of each session's call queue (src/sessions/session-queue.ts). */
+    queue: { maxCalls: read('max-queued-calls'), maxBytes: read('max-queued-bytes') },
+    /** Deadline of a request that runs no user code; package loads get PACKAGE_OP_FACTOR times as long. */
+    opTimeoutMs: Math.round(read('op-timeout') * 1000),
     maxHeapMb: read('max-heap-mb'),
     warmSessions: read('warm-sessions'),
     runtime: read('runtime'),

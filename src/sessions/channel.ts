@@ -32,9 +32,22 @@ export type CellSource = { code: string } | { path: string } | { call: FunctionC
 /** Why a running cell was interrupted. */
 export type InterruptReason = 'timeout' | 'cancelled';
 
+/** Ops that may run user code: sent by execute() or requestWithin(), under the cell's deadline. */
+type UserCodeOp = 'execute' | 'run_file' | 'call_function' | 'list_variables' | 'inspect_variable' | 'remove_variables' | 'reset';
+/** Ops the session answers in the background, between other requests (PreloadScheduler): background(). */
+type BackgroundOp = 'preload' | 'warm_up';
+/** Ops that run no user code: request(), under the fixed deadline of --op-timeout (package ops: PACKAGE_OP_FACTOR times). */
+export type HostOp = Exclude<Op, UserCodeOp | BackgroundOp>;
+
+/** How many times --op-timeout a package load or wheel install gets (offline loads of the scientific stack: 10-12 s of CPU). */
+export const PACKAGE_OP_FACTOR = 10;
+const PACKAGE_OPS: ReadonlySet<Op> = new Set<Op>(['load_packages', 'install_wheel']);
+
 export interface ChannelOptions extends Omit<SpawnOptions, 'log'> {
   /** How long Python gets to honour an interrupt before the session is terminated. */
   interruptGraceMs: number;
+  /** Deadline of a request that runs no user code (--op-timeout), in ms; package ops get PACKAGE_OP_FACTOR times. */
+  opTimeoutMs: number;
   /** Memory limit of a session process (process isolation), in MB. */
   maxSessionMemoryMb: number;
   watchdog: MemoryWatchdog;
@@ -143,8 +156,57 @@ export class SessionChannel {
     else this.deathListeners.push(listener);
   }
 
-  /** Sends a request; resolves to the reply the contract defines for its op. */
-  request<K extends Op>(body: RequestOf<K> & { type: K }): Promise<ReplyOf<K>> {
+  /**
+   * Sends a request that runs no user code, under a fixed deadline (--op-timeout; package ops longer). Past it the
+   * session is interrupted (unless the op is read_file, which the session answers beside a running cell: an interrupt
+   * would hit that cell), and if it still does not answer within the grace period it is ended with SESSION_DEAD: a
+   * session is never left busy. Measured before this deadline: a `__del__` run by the JavaScript garbage collector
+   * between cells left list_packages unanswered and the session busy forever.
+   */
+  async request<K extends HostOp>(body: RequestOf<K> & { type: K }): Promise<ReplyOf<K>> {
+    const limitMs = this.options.opTimeoutMs * (PACKAGE_OPS.has(body.type) ? PACKAGE_OP_FACTOR : 1);
+    let graceTimer: NodeJS.Timeout | undefined;
+    let resignal: NodeJS.Timeout | undefined;
+    const end = () => {
+      const flag = PACKAGE_OPS.has(body.type) ? `${PACKAGE_OP_FACTOR} × --op-timeout` : '--op-timeout';
+      void this.terminate(
+        new PyodideMcpError(
+          'SESSION_DEAD',
+          `The session did not answer ${body.type} within ${limitMs / 1000} s (${flag})${body.type === 'read_file' ? '' : ' nor stop when interrupted'}, so it was ended; its variables and files are lost.`,
+        ),
+      );
+    };
+    const deadline = setTimeout(() => {
+      if (this.deadReason) return;
+      if (body.type === 'read_file') return end();
+      this.endpoint.interrupt();
+      // Raised again until the reply comes (see withDeadline); the grace period bounds the whole wait.
+      resignal = setInterval(() => this.endpoint.interrupt(), RESIGNAL_EVERY_MS);
+      resignal.unref();
+      graceTimer = setTimeout(end, this.options.interruptGraceMs);
+      graceTimer.unref();
+    }, limitMs);
+    deadline.unref();
+    try {
+      return await this.send<K>(body);
+    } finally {
+      clearTimeout(deadline);
+      clearTimeout(graceTimer);
+      clearInterval(resignal);
+    }
+  }
+
+  /**
+   * Sends a request the session answers in the background (preload, warm_up), with no deadline of its own: it may
+   * wait behind any number of an agent's cells (the worker runs it between requests), it never makes the session
+   * busy, and a worker hung in it is ended by the deadline of the next request sent to it.
+   */
+  background<K extends BackgroundOp>(body: RequestOf<K> & { type: K }): Promise<ReplyOf<K>> {
+    return this.send<K>(body);
+  }
+
+  /** Sends a request as it is; resolves to the reply the contract defines for its op. */
+  private send<K extends Op>(body: RequestOf<K> & { type: K }): Promise<ReplyOf<K>> {
     if (this.deadReason) return Promise.reject(this.deadReason);
     const id = this.nextId++;
     return new Promise<ReplyOf<K>>((resolve, reject) => {
@@ -161,10 +223,10 @@ export class SessionChannel {
     const { source, limits } = options;
     const { value: outcome, interrupted } = await this.withDeadline(options, () =>
       'code' in source
-        ? this.request({ type: 'execute', code: source.code, limits })
+        ? this.send({ type: 'execute', code: source.code, limits })
         : 'path' in source
-          ? this.request({ type: 'run_file', path: source.path, limits })
-          : this.request({ type: 'call_function', call: source.call, limits }),
+          ? this.send({ type: 'run_file', path: source.path, limits })
+          : this.send({ type: 'call_function', call: source.call, limits }),
     );
     return { outcome, interrupted };
   }
@@ -179,7 +241,7 @@ export class SessionChannel {
   ): Promise<ReplyOf<K>> {
     let interrupted: InterruptReason | null = null;
     try {
-      const result = await this.withDeadline(options, () => this.request<K>(body));
+      const result = await this.withDeadline(options, () => this.send<K>(body));
       interrupted = result.interrupted;
       return result.value;
     } catch (error) {

@@ -16,7 +16,7 @@ import {
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
 import { distributionFacts, type Distribution, type DistributionFacts } from '../python/distribution.js';
 import type { Config } from '../server/config.js';
-import type { CellSource, InterruptReason } from './channel.js';
+import { PACKAGE_OP_FACTOR, type CellSource, type InterruptReason } from './channel.js';
 import { callSource, CellHistory } from './history.js';
 import { capOutcome } from '../sandbox/reply-caps.js';
 import { SessionFileIndex, type FileRef } from './file-index.js';
@@ -130,7 +130,7 @@ export class SessionManager {
         runtime,
         createdAt,
         executionCount: 0,
-        queue: new SessionQueue(now),
+        queue: new SessionQueue(now, this.config.queue),
         history: new CellHistory(this.config.maxHistoryCells),
         persist,
       };
@@ -193,7 +193,7 @@ export class SessionManager {
 
   /** Runs code in a session, after the calls queued before it; other sessions are unaffected. */
   execute(id: string, source: CellSource, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
-    return this.enqueue(id, (session) => this.runCell(session, source, timeoutMs, signal));
+    return this.enqueue(id, (session) => this.runCell(session, source, timeoutMs, signal), sourceBytes(source));
   }
 
   /** Runs one cell in a session whose turn it is (execute, and replays during a restore). */
@@ -229,27 +229,38 @@ export class SessionManager {
     }
   }
 
-  /** Waits until the session has imported its preload set (or failed to, or `signal` aborts). */
+  /**
+   * Waits until the session has imported its preload set (or failed to, or `signal` aborts, or a package load's
+   * deadline passes: the cell then goes on, and imports what it needs within its own time limit).
+   */
   private async untilPreloaded(session: Session, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return;
     let onAbort = () => {};
     const aborted = new Promise<void>((resolve) => (onAbort = resolve));
     signal?.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.config.opTimeoutMs * PACKAGE_OP_FACTOR)));
+    timer?.unref();
     try {
-      await Promise.race([this.pool.preloaded(session.channel).catch(() => {}), aborted]);
+      await Promise.race([this.pool.preloaded(session.channel).catch(() => {}), aborted, late]);
     } finally {
+      clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
   }
 
   /** Writes a file into a session's workspace, queued behind running code. */
   writeFile(id: string, path: string, data: Uint8Array, options: { append: boolean; overwrite: boolean }): Promise<FileRef> {
-    return this.enqueue(id, async (session) => {
-      const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
-      this.applyChanges(session, changes);
-      await this.saveChanges(session, changes);
-      return session.files.ref(path, session.files.sizeOf(path));
-    });
+    return this.enqueue(
+      id,
+      async (session) => {
+        const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
+        this.applyChanges(session, changes);
+        await this.saveChanges(session, changes);
+        return session.files.ref(path, session.files.sizeOf(path));
+      },
+      path.length + data.byteLength,
+    );
   }
 
   /** Deletes a file (or empty directory) from a session's workspace, queued behind running code. */
@@ -283,7 +294,7 @@ export class SessionManager {
 
   /** Installs a fetched pure-Python wheel into a session, queued like a cell. */
   async installWheel(id: string, filename: string, data: Uint8Array): Promise<void> {
-    await this.enqueue(id, (session) => session.channel.request({ type: 'install_wheel', filename, data }));
+    await this.enqueue(id, (session) => session.channel.request({ type: 'install_wheel', filename, data }), data.byteLength);
   }
 
   /** Loads offline packages into a session, queued like a cell. */
@@ -540,8 +551,11 @@ export class SessionManager {
     await Promise.all([...channels.map((channel) => channel.terminate(closing)), this.pool.close(closing)]);
   }
 
-  /** Runs `task` on a session after every call queued before it; fails at once for an unknown or gone session. */
-  private enqueue<T>(id: string, task: (session: Session) => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` on a session after every call queued before it; fails at once for an unknown or gone session, or
+   * with QUEUE_FULL when the session's queue is at its bound. `bytes`: what the call holds (code, file data).
+   */
+  private enqueue<T>(id: string, task: (session: Session) => Promise<T>, bytes = 0): Promise<T> {
     const session = this.find(id);
     // When its turn comes the session may have died meanwhile: find() then says why.
     return session.queue.run(async () => {
@@ -552,7 +566,7 @@ export class SessionManager {
         // The TTL on disk runs from the last call, as in memory.
         await this.saving(current, () => this.store!.touch(id, current.createdAt, Date.now()));
       }
-    });
+    }, bytes);
   }
 
   /**
@@ -611,6 +625,13 @@ function sourceText(source: CellSource): string {
   if ('code' in source) return source.code;
   if ('path' in source) return `%run -i ${source.path}`;
   return callSource(source.call);
+}
+
+/** What a queued cell holds, for the queue's byte bound (--max-queued-bytes). */
+function sourceBytes(source: CellSource): number {
+  if ('code' in source) return source.code.length;
+  if ('path' in source) return source.path.length;
+  return JSON.stringify(source.call).length;
 }
 
 /** 192 bits from the CSPRNG, base64url: unguessable and safe in URIs. */

@@ -149,7 +149,7 @@ export class PreloadScheduler {
       this.running++;
       const started = performance.now();
       void entry.channel
-        .request({ type: 'preload' })
+        .background({ type: 'preload' })
         .then(
           (versions) => {
             entry.state = 'done';
@@ -175,7 +175,7 @@ export class PreloadScheduler {
     this.running++;
     const started = performance.now();
     void entry.channel
-      .request({ type: 'warm_up', cells: this.warmUpCells })
+      .background({ type: 'warm_up', cells: this.warmUpCells })
       .then(
         ({ cells }) => this.log(`warmed up: ${cells} cells in ${Math.round(performance.now() - started)} ms`),
         // A failed warm-up costs nothing but speed; the session's death, if that is why, is reported by its channel.

@@ -231,6 +231,7 @@ export class WarmPool {
       maxWasmMemoryMb: config.maxMemoryMb,
       maxFrameBytes: BASE_FRAME_BYTES + Math.max(config.maxReadBytes, config.fileLimits.maxFileBytes),
       interruptGraceMs: config.interruptGraceMs,
+      opTimeoutMs: config.opTimeoutMs,
       maxSessionMemoryMb: config.maxSessionMemoryMb,
       watchdog: this.watchdog,
       log: this.log,

@@ -29,8 +29,9 @@
  * runtimes (314: "WebAssembly stack switching not supported", no JSPI in Node 20; 0.17: "cannot be called from a
  * running event loop"), top-level `await` was a SyntaxError, and `asyncio.ensure_future(...)` tasks ran between
  * cells. Now such tasks finish inside their cell, and a cell may `await` at top level (harness.py).
- * Not covered: Python entered by Pyodide's own code outside these entry points (a PyProxy of a user object being
- * garbage-collected runs its `__del__`). The file quota (workspace.ts) holds whenever Python runs.
+ * Finalizers: a PyProxy of a user object being garbage-collected would run its `__del__` from a FinalizationRegistry
+ * callback, outside these entry points; those callbacks are queued instead and run at the start of the next cell
+ * (finalizers.ts). The file quota (workspace.ts) holds whenever Python runs.
  * Everything used here is captured when this module is first imported, before user code exists.
  */
 import { types } from 'node:util';
@@ -191,13 +192,31 @@ class CellScope {
    * Replaces the timer globals, `Promise.prototype.then` and the PyProxy call entry points. `module` is the
    * Emscripten Module of the booted runtime (`pyodide._module`).
    */
-  install({ module, api, log }: { module: Record<string, unknown>; api: Record<string, unknown>; log: (message: string) => void }): void {
+  install({
+    module,
+    api,
+    log,
+    drainFinalizers,
+  }: {
+    module: Record<string, unknown>;
+    api: Record<string, unknown>;
+    log: (message: string) => void;
+    /** Runs the deferred finalizers (finalizers.ts); the harness calls it at the start of a cell or namespace op. */
+    drainFinalizers: () => number;
+  }): void {
     if (this.installed) return;
     this.log = log;
     const g = globalThis as Record<string, unknown>;
     const self = this;
     // For the harness's one-call fast path (see `idle`).
     defineProperty(api, '_pyodide_mcp_cell_idle', { value: () => self.idle, writable: false, configurable: false, enumerable: false });
+    // Finalizers run inside a cell only (under its time limit and interrupt); called outside one, nothing runs.
+    defineProperty(api, '_pyodide_mcp_drain_finalizers', {
+      value: () => (self.inCell ? drainFinalizers() : 0),
+      writable: false,
+      configurable: false,
+      enumerable: false,
+    });
     const set = (name: string, value: Function) => {
       defineProperty(value, 'name', { value: name });
       defineProperty(g, name, { value, writable: true, configurable: true, enumerable: true });

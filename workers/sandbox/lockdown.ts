@@ -29,6 +29,7 @@ import realProcess from 'node:process';
 import { types as utilTypes } from 'node:util';
 import { MAX_LOG_CHARS } from '../../src/wire-limits.js';
 import { cellScope } from './cell-scope.js';
+import { finalizers } from './finalizers.js';
 import { LATCH_SPECIFIER, REFUSAL, resolveSync } from './import-firewall.js';
 import type { PythonRuntime } from '../runtime/types.js';
 
@@ -49,6 +50,8 @@ const EOPNOTSUPP = 138;
 export function prepareSandbox(): void {
   if (prepared) return;
   prepared = true;
+  // Before the runtime loads: Pyodide's PyProxy finalizers then wait for the next cell (finalizers.ts).
+  finalizers.install();
   // In-thread hooks where Node has them (22.15+), else the hooks thread of module.register (Node 20), which needs
   // --allow-worker; the host decides that flag by the same test (src/sandbox/worker-sandbox.ts).
   if (inThreadHooks())
@@ -329,7 +332,7 @@ export async function lockdown({ runtime, log }: LockdownOptions): Promise<Lockd
   // 4. The realm's globals: allow-list.
   const removedGlobals = cleanGlobals(log);
   // Security: from here user code runs only inside a cell (timers, promise reactions, calls into Python; cell-scope.ts).
-  cellScope.install({ module, api, log });
+  cellScope.install({ module, api, log, drainFinalizers: () => finalizers.drain() });
 
   // 5. The permission model (layer 1), if the host asked for it, and no code generation from strings (layer 2).
   const permissionModel = checkPermissionModel();
