@@ -99,6 +99,7 @@ export const FLAGS = {
   'snapshot-dir': { schema: z.string().min(1).optional(), default: undefined, help: 'Where memory snapshots of the modern runtime are cached (used when nothing is preloaded, or when every preloaded package is pure Python: the snapshot then holds them imported); "none" disables them. Must be owned by this user and writable by no one else (default: $XDG_CACHE_HOME/pyodide-mcp/snapshots, else ~/.cache/pyodide-mcp/snapshots).' },
   'state-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory where every session's workspace files and cells are saved as they change, so that after a restart a call with a saved session_id restores the session (files copied back, cells replayed). Default: none, nothing is written to disk. Must be owned by this user and writable by no one else: whoever can write it can run code in restored sessions." },
   'max-history-cells': { schema: count(0, 100_000), default: '500', help: 'Most cells of a session kept for export_notebook; older ones are dropped (the export says how many).' },
+  'max-history-bytes': { schema: count(4096, 2 ** 32), default: String(8 * 2 ** 20), help: "Most bytes of text (code, streams, results, errors, display texts) of a session's cells kept in the server for export_notebook, and of its replay log with --state-dir; the oldest cells are dropped first (the export and a restore say how many), and a single cell larger than this is kept with its outputs elided. Each session's history takes at most about twice this in the server's memory." },
   tools: { schema: list.optional(), default: undefined, help: 'Comma-separated allow-list of the tools to expose (default: all of the profile).' },
   profile: { schema: z.enum(['full', 'compact']), default: 'full', help: 'Tool set: "full" (every tool) or "compact" (execute_code, list_files, read_file, write_file, list_variables, inspect_variable, reset_session, with shorter descriptions, for small context windows).' },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels, used instead of the defaults (the package's wheels/, then $XDG_CACHE_HOME/pyodide-mcp/<pyodide version>/wheels, else ~/.cache/…, filled by `pyodide-mcp fetch-wheels`)." },
@@ -281,6 +282,7 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     /** null when snapshots are disabled (`--snapshot-dir none`). */
     snapshotDir: snapshotDir(read('snapshot-dir')),
     maxHistoryCells: read('max-history-cells'),
+    maxHistoryBytes: read('max-history-bytes'),
     /** Where sessions are saved across restarts (--state-dir), or null: nothing is written to disk. */
     stateDir: stateDir(read('state-dir'), cwd),
     /** Tool allow-list (--tools), or null for every tool of the profile. */

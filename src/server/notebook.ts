@@ -42,6 +42,7 @@ function outputsOf(cell: HistoryCell, figures: FigureData): Output[] {
       metadata: {},
     });
   }
+  if (cell.elided) outputs.push({ output_type: 'display_data', data: { 'text/plain': lines(`[pyodide-mcp] ${cell.elided}`) }, metadata: {} });
   if (outcome.error) {
     outputs.push({
       output_type: 'error',
@@ -58,7 +59,9 @@ export function buildNotebook(history: CellHistory, figures: FigureData, meta: {
   const cells: Record<string, unknown>[] = [];
   const notes: string[] = [];
   if (history.dropped > 0)
-    notes.push(`${history.dropped} earlier cell(s) are not included: the server keeps the last cells only (--max-history-cells).`);
+    notes.push(
+      `${history.dropped} earlier cell(s) are not included: the server keeps the last cells only (--max-history-cells, --max-history-bytes).`,
+    );
   if (history.clearedByReset > 0) notes.push(`${history.clearedByReset} cell(s) ran before the session was reset and are not included.`);
   if (notes.length > 0) cells.push({ cell_type: 'markdown', id: 'history-note', metadata: {}, source: lines(notes.join('\n\n')) });
   history.all().forEach((cell, index) => {
@@ -66,7 +69,7 @@ export function buildNotebook(history: CellHistory, figures: FigureData, meta: {
       cell_type: 'code',
       id: `cell-${index + 1}`,
       execution_count: cell.outcome.execution_count,
-      metadata: cell.completed ? {} : { pyodide_mcp: { interrupted: true } },
+      metadata: cellMetadata(cell),
       source: lines(cell.source),
       outputs: outputsOf(cell, figures),
     });
@@ -81,6 +84,36 @@ export function buildNotebook(history: CellHistory, figures: FigureData, meta: {
     },
     cells,
   };
+}
+
+function cellMetadata(cell: HistoryCell): Record<string, unknown> {
+  const ours: Record<string, unknown> = {};
+  if (!cell.completed) ours.interrupted = true;
+  if (cell.elided) ours.elided = true;
+  return Object.keys(ours).length > 0 ? { pyodide_mcp: ours } : {};
+}
+
+/**
+ * A lower bound of the notebook's size in bytes, known before any figure is read: the history's text, each figure
+ * that would be embedded (base64 for bitmaps: 4 bytes per 3; SVG as text), and a little per cell for the JSON around
+ * them. export_notebook refuses a notebook whose lower bound is over the limit without reading a byte of its figures.
+ *
+ * @param sizeOf the current size of a figure file (the session's file index), null when it is gone
+ * @param maxImageBytes figures larger than this are not embedded (--max-image-bytes)
+ */
+export function notebookBytesAtLeast(history: CellHistory, sizeOf: (path: string) => number | null, maxImageBytes: number): number {
+  let total = history.bytes + 100 * history.all().length;
+  const seen = new Set<string>();
+  for (const cell of history.all()) {
+    for (const item of cell.outcome.display) {
+      if (!item.path || !item.mime_type.startsWith('image/') || seen.has(item.path)) continue;
+      seen.add(item.path);
+      const size = sizeOf(item.path);
+      if (size === null || size > maxImageBytes) continue;
+      total += item.mime_type === 'image/svg+xml' ? size : 4 * Math.ceil(size / 3);
+    }
+  }
+  return total;
 }
 
 /** Workspace paths of the images the history's cells showed (to read before building). */

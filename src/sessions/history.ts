@@ -1,49 +1,139 @@
 /**
  * A session's cell history, for export_notebook: every cell run (code, run_file, call_function) with its outcome as
- * the server returned it (already capped), in order. Bounded: beyond `maxCells` the oldest cells are dropped and
- * counted, so an export can say what it is missing.
+ * the server returned it (already capped), in order. It lives in the server's heap, so it is bounded twice: by cells
+ * (--max-history-cells) and by the bytes of its text (--max-history-bytes). Beyond either the oldest cells are dropped
+ * and counted, so an export can say what it is missing; a single cell larger than the byte bound is kept with its
+ * outputs elided and a note saying so.
+ *
+ * Memory: the text counted is UTF-8 bytes, at least one per UTF-16 unit, and V8 stores a string in at most two bytes
+ * per unit, so a history holds at most 2 × --max-history-bytes of strings (plus a few hundred bytes of objects per
+ * cell). Measured: bench BENCH_ONLY=history.
  */
 import type { CellOutcome, FunctionCall } from '../contract.js';
+
+/** What the history keeps of an outcome: what a notebook shows (no change sets: a cell may list 1,000 files). */
+export type HistoryOutcome = Pick<CellOutcome, 'stdout' | 'stderr' | 'result' | 'error' | 'execution_count' | 'display'>;
 
 /** One executed cell. */
 export interface HistoryCell {
   /** The source as a notebook shows it: the code, `%run -i path`, or the call written as Python. */
   source: string;
-  outcome: CellOutcome;
+  outcome: HistoryOutcome;
   /** False when the cell was interrupted (time limit, cancellation); the outcome then carries the error. */
   completed: boolean;
   at: number;
+  /** Set when the cell alone was larger than --max-history-bytes: why its outputs (and maybe part of its source) are gone. */
+  elided: string | null;
+  /** The bytes of its text, as counted against --max-history-bytes. */
+  bytes: number;
 }
+
+/** Room kept for the note and the error of an elided cell, whose source is cut to the rest of the bound. */
+const ELIDED_RESERVE = 1024;
+/** Characters of an elided cell's error message kept (its type and the start of the message say it failed). */
+const ELIDED_ERROR_CHARS = 300;
 
 export class CellHistory {
   private cells: HistoryCell[] = [];
-  /** Cells dropped because the history was full (not those cleared by a reset). */
+  private total = 0;
+  /** Cells dropped because the history was full, by cells or bytes (not those cleared by a reset). */
   dropped = 0;
   /** Cells run before the last reset_session (a fresh namespace starts a fresh history). */
   clearedByReset = 0;
 
-  /** @param maxCells most cells kept (--max-history-cells); 0 keeps none */
-  constructor(private readonly maxCells: number) {}
+  /**
+   * @param maxCells most cells kept (--max-history-cells, default 500); 0 keeps none
+   * @param maxBytes most bytes of text kept (--max-history-bytes, default 8 MiB)
+   */
+  constructor(
+    private readonly maxCells: number,
+    private readonly maxBytes: number,
+  ) {}
 
-  add(cell: HistoryCell): void {
+  /** Bytes of text the history holds now (each cell's `bytes`), at most --max-history-bytes. */
+  get bytes(): number {
+    return this.total;
+  }
+
+  add(ran: { source: string; outcome: CellOutcome | HistoryOutcome; completed: boolean; at: number }): void {
+    const { stdout, stderr, result, error, execution_count, display } = ran.outcome;
+    let cell: HistoryCell = {
+      source: ran.source,
+      outcome: { stdout, stderr, result, error, execution_count, display },
+      completed: ran.completed,
+      at: ran.at,
+      elided: null,
+      bytes: 0,
+    };
+    cell.bytes = cellBytes(cell);
+    if (cell.bytes > this.maxBytes) cell = this.elide(cell);
     this.cells.push(cell);
-    if (this.cells.length > this.maxCells) {
-      const excess = this.cells.length - this.maxCells;
+    this.total += cell.bytes;
+    let excess = Math.max(0, this.cells.length - this.maxCells);
+    let total = this.total;
+    for (let i = 0; i < excess; i++) total -= this.cells[i]!.bytes;
+    // Then by bytes, oldest first; the newest cell always stays (elided, it fits the bound on its own).
+    while (excess < this.cells.length - 1 && total > this.maxBytes) total -= this.cells[excess++]!.bytes;
+    if (excess > 0) {
       this.cells.splice(0, excess);
       this.dropped += excess;
     }
+    this.total = total;
   }
 
   /** A fresh namespace (reset_session): the history of the old one is not the new one's. */
   clear(): void {
     this.clearedByReset += this.cells.length;
     this.cells = [];
+    this.total = 0;
     this.dropped = 0;
   }
 
   all(): readonly HistoryCell[] {
     return this.cells;
   }
+
+  /** A cell larger than the whole bound: kept, so the notebook shows it ran, with its outputs gone and a note why. */
+  private elide(cell: HistoryCell): HistoryCell {
+    const budget = Math.max(0, this.maxBytes - ELIDED_RESERVE);
+    const sourceBytes = Buffer.byteLength(cell.source);
+    const source = sourceBytes > budget ? Buffer.from(cell.source).subarray(0, budget).toString('utf8') : cell.source;
+    const { error } = cell.outcome;
+    const elided =
+      `The outputs of this cell took ${cell.bytes} bytes, more than the whole history may hold ` +
+      `(--max-history-bytes ${this.maxBytes}), so they are not kept` +
+      (source === cell.source ? '.' : `, and its source is cut to its first ${budget} of ${sourceBytes} bytes.`);
+    const kept: HistoryCell = {
+      ...cell,
+      source,
+      outcome: {
+        stdout: '',
+        stderr: '',
+        result: null,
+        error: error && { type: error.type.slice(0, 200), message: error.message.slice(0, ELIDED_ERROR_CHARS), traceback: '' },
+        execution_count: cell.outcome.execution_count,
+        display: [],
+      },
+      elided,
+    };
+    kept.bytes = cellBytes(kept);
+    return kept;
+  }
+}
+
+/** The bytes (UTF-8) of a cell's stored text: source, streams, result, error, display items, the elision note. */
+export function cellBytes(cell: Pick<HistoryCell, 'source' | 'outcome' | 'elided'>): number {
+  const { stdout, stderr, result, error, display } = cell.outcome;
+  let n = Buffer.byteLength(cell.source) + Buffer.byteLength(stdout) + Buffer.byteLength(stderr);
+  if (result !== null) n += Buffer.byteLength(result);
+  if (error) n += Buffer.byteLength(error.type) + Buffer.byteLength(error.message) + Buffer.byteLength(error.traceback);
+  for (const item of display) {
+    n += Buffer.byteLength(item.mime_type);
+    if (item.path !== undefined) n += Buffer.byteLength(item.path);
+    if (item.text !== undefined) n += Buffer.byteLength(item.text);
+  }
+  if (cell.elided) n += Buffer.byteLength(cell.elided);
+  return n;
 }
 
 /** A call as Python source, for the notebook (`f(1, 'a', flag=True)`); the arguments are JSON values. */

@@ -22,6 +22,7 @@ import { capOutcome } from '../sandbox/reply-caps.js';
 import { SessionFileIndex, type FileRef } from './file-index.js';
 import { SessionRegistry, type Session, type SessionSummary } from './registry.js';
 import { SessionQueue } from './session-queue.js';
+import { Slots } from './slots.js';
 import { SESSION_ID, StateStore, type LoggedCell, type StoredSession } from './state-store.js';
 import { WarmPool } from './warm-pool.js';
 
@@ -46,12 +47,38 @@ export interface RestoreReport {
   failed: number[];
   /** Numbers of the cells not replayed because they were interrupted then (time limit, cancellation). */
   skipped: number[];
-  /** Cells older than the history bound (--max-history-cells), no longer kept and so not replayed. */
+  /** Cells older than the history bound (--max-history-cells, --max-history-bytes), no longer kept and so not replayed. */
   dropped: number;
+  /**
+   * Parts of the saved cell log that could not be read, each with why (a torn or corrupt line, a log too large or
+   * unreadable); empty when all of it was read. Cells in them were not replayed.
+   */
+  unread: string[];
   /** Workspace files copied back. */
   files: number;
   /** Files that could not be copied back (over a file limit, or unreadable). */
   skipped_files: string[];
+}
+
+/**
+ * Exports (export_notebook) running at once, server-wide. Each also runs in its session's turn (one per session).
+ * Memory: an export holds its figures as base64 (a lower bound of the notebook's size, checked before any is read,
+ * keeps them under --max-file-bytes), the notebook's JSON text (at most --max-file-bytes characters, else it is
+ * refused before encoding; its history part is at most 6 × --max-history-bytes, JSON's worst escaping) and its UTF-8
+ * bytes: about 3 × --max-file-bytes at its peak, so 2 slots bound exports to about 6 × --max-file-bytes (300 MB with
+ * the default 50 MB) whatever the number of clients asking.
+ */
+const EXPORT_SLOTS = 2;
+
+/** What an export may do in its turn: the history holds still, and files are read and written without queueing again. */
+export interface ExportTurn {
+  history: CellHistory;
+  /** The session's Python version. */
+  python: string;
+  /** A file's size from the server's index (no round trip), or null when it is not a file. */
+  sizeOf(path: string): number | null;
+  readFile(path: string, length: number): Promise<FilePage>;
+  writeFile(path: string, data: Uint8Array, options: { append: boolean; overwrite: boolean }): Promise<FileRef>;
 }
 
 export class SessionManager {
@@ -67,6 +94,7 @@ export class SessionManager {
   private readonly restoring = new Map<string, Promise<RestoreReport | null>>();
   /** What the distribution offers, from its metadata: known before any session boots. */
   readonly facts: DistributionFacts;
+  private readonly exportSlots = new Slots(EXPORT_SLOTS);
 
   constructor(
     private readonly config: Config,
@@ -81,6 +109,7 @@ export class SessionManager {
           ttlMs: config.sessionTtlMs,
           limits: config.fileLimits,
           maxCells: config.maxHistoryCells,
+          maxBytes: config.maxHistoryBytes,
           log,
         })
       : null;
@@ -131,7 +160,7 @@ export class SessionManager {
         createdAt,
         executionCount: 0,
         queue: new SessionQueue(now, this.config.queue),
-        history: new CellHistory(this.config.maxHistoryCells),
+        history: new CellHistory(this.config.maxHistoryCells, this.config.maxHistoryBytes),
         persist,
       };
       this.sessions.add(session);
@@ -251,16 +280,15 @@ export class SessionManager {
 
   /** Writes a file into a session's workspace, queued behind running code. */
   writeFile(id: string, path: string, data: Uint8Array, options: { append: boolean; overwrite: boolean }): Promise<FileRef> {
-    return this.enqueue(
-      id,
-      async (session) => {
-        const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
-        this.applyChanges(session, changes);
-        await this.saveChanges(session, changes);
-        return session.files.ref(path, session.files.sizeOf(path));
-      },
-      path.length + data.byteLength,
-    );
+    return this.enqueue(id, (session) => this.writeNow(session, path, data, options), path.length + data.byteLength);
+  }
+
+  /** Writes a file in a call whose turn it is. */
+  private async writeNow(session: Session, path: string, data: Uint8Array, options: { append: boolean; overwrite: boolean }): Promise<FileRef> {
+    const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
+    this.applyChanges(session, changes);
+    await this.saveChanges(session, changes);
+    return session.files.ref(path, session.files.sizeOf(path));
   }
 
   /** Deletes a file (or empty directory) from a session's workspace, queued behind running code. */
@@ -393,6 +421,7 @@ export class SessionManager {
       failed: [],
       skipped: [],
       dropped: stored.dropped,
+      unread: [...stored.unread],
       files: 0,
       skipped_files: [...stored.skippedFiles],
     };
@@ -499,6 +528,31 @@ export class SessionManager {
   historyOf(id: string): { history: CellHistory; python: string } {
     const session = this.find(id);
     return { history: session.history, python: session.runtime.python };
+  }
+
+  /**
+   * Runs an export (export_notebook) in the session's turn, after the calls queued before it (so its history holds
+   * still), and in one of EXPORT_SLOTS server-wide slots (so exports at once cannot multiply the server's memory).
+   */
+  exportTurn<T>(id: string, task: (turn: ExportTurn) => Promise<T>): Promise<T> {
+    return this.enqueue(id, (session) =>
+      this.exportSlots.run(() =>
+        task({
+          history: session.history,
+          python: session.runtime.python,
+          sizeOf: (path) => {
+            try {
+              return session.files.sizeOf(path);
+            } catch {
+              return null;
+            }
+          },
+          readFile: (path, length) =>
+            session.channel.request({ type: 'read_file', path, offset: 0, length: Math.min(length, this.config.fileLimits.maxFileBytes) }),
+          writeFile: (path, data, options) => this.writeNow(session, path, data, options),
+        }),
+      ),
+    );
   }
 
   /**

@@ -5,7 +5,7 @@
  * stays the only owner of session handles; a scope only remembers which ids are its own.
  */
 import type { ReplyOf, RequestOf } from '../contract.js';
-import type { SessionManager } from './manager.js';
+import type { ExportTurn, SessionManager } from './manager.js';
 import { unknownSessionError } from './registry.js';
 
 /** What the tools and resources use of the session manager: the manager itself, or a scope of it. */
@@ -34,6 +34,7 @@ export type SessionAccess = Pick<
   | 'namespace'
   | 'reset'
   | 'historyOf'
+  | 'exportTurn'
   | 'onNamespaceGone'
 >;
 
@@ -134,6 +135,10 @@ export class SessionScope implements SessionAccess {
 
   historyOf(id: string): ReturnType<SessionManager['historyOf']> {
     return this.manager.historyOf(this.own(id));
+  }
+
+  exportTurn<T>(id: string, task: (turn: ExportTurn) => Promise<T>): Promise<T> {
+    return this.manager.exportTurn(this.own(id), task);
   }
 
   /** Only this client's sessions; the listener leaves the manager when the client's sessions are closed. */

@@ -4,8 +4,13 @@
  *   meta.json     {version, created_at, last_used_at} (ms since the epoch)
  *   files.json    the workspace manifest: path → {blob, size, mtime_ms}
  *   blobs/<hash>  the bytes of each file (sha256 of its path: flat names, no directories taken from the session)
- *   cells.jsonl   the cells to replay, one JSON object a line, appended as they run
- * Every file but cells.jsonl is written atomically (temp file + rename); a torn last line of cells.jsonl is ignored.
+ *   cells.jsonl   the cells to replay, one JSON object a line, appended as they run; after a compaction its first
+ *                 line is {dropped, unread}: the cells no longer in it, and the parts that could not be read
+ * Every file but cells.jsonl is written atomically (temp file + rename). The log is bounded like the history
+ * (--max-history-cells, and --max-history-bytes of its lines): past twice either bound it is compacted to its newest
+ * cells, so it holds at most 2 × --max-history-bytes (plus one line) on disk. It is read back a chunk at a time,
+ * whatever its size, keeping only the newest cells within the bounds; whatever cannot be read (a torn or corrupt
+ * line, a line over MAX_LINE_BYTES, an unreadable file) is reported in the restore, never silently left out.
  *
  * Security: whoever can write the state directory can put code in cells.jsonl that a restore runs in a session, so
  * the directory must be this user's and writable by no one else (the checks of src/python/user-cache.ts), session
@@ -15,7 +20,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileLimits } from '../contract.js';
 import type { CellSource } from './channel.js';
@@ -25,8 +30,15 @@ import { privateDirProblem, untrustedReason } from '../python/user-cache.js';
 export const SESSION_ID = /^[A-Za-z0-9_-]{32}$/;
 
 const VERSION = 1;
-/** Longest cells.jsonl read back (a line holds source code up to --max-code-chars, so this is generous). */
-const MAX_LOG_BYTES = 256 * 2 ** 20;
+/**
+ * Longest line of cells.jsonl read back: a line holds a cell's source (code up to --max-code-chars, at most 10 M
+ * characters, which JSON writes in at most 6 bytes each), so only a corrupt line is longer.
+ */
+const MAX_LINE_BYTES = 64 * 2 ** 20;
+/** How much of cells.jsonl is read at a time. */
+const READ_CHUNK = 2 ** 20;
+/** Reasons kept in a compacted log's header (each names how many lines it covers). */
+const MAX_UNREAD_REASONS = 20;
 
 /** One cell as it is replayed: what ran, with which time limit, and how it ended then. */
 export interface LoggedCell {
@@ -59,12 +71,25 @@ export interface StoredSession extends StoredSummary {
   /** Files left out: over a file limit, unreadable, or not a regular file. */
   skippedFiles: string[];
   log: LoggedCell[];
-  /** Cells no longer on disk because of the history bound (--max-history-cells). */
+  /** Cells no longer on disk because of the history bound (--max-history-cells, --max-history-bytes). */
   dropped: number;
+  /** Parts of the log that could not be read, each with why; empty when all of it was. */
+  unread: string[];
 }
 
-interface Manifest {
-  [path: string]: { blob: string; size: number; mtime_ms: number };
+interface ManifestEntry {
+  blob: string;
+  size: number;
+  mtime_ms: number;
+}
+/** Workspace path → its blob. A Map: a path is the session's to choose (`__proto__`, `constructor`). */
+type Manifest = Map<string, ManifestEntry>;
+
+/** The replay log as read back: its newest cells within the bounds, and what is missing before or between them. */
+interface LogRead {
+  log: LoggedCell[];
+  dropped: number;
+  unread: string[];
 }
 
 interface Meta {
@@ -84,6 +109,7 @@ export class StateStore {
     private readonly ttlMs: number,
     private readonly limits: FileLimits,
     private readonly maxCells: number,
+    private readonly maxBytes: number,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -91,14 +117,17 @@ export class StateStore {
    * Opens (creating it 0700 if missing) the state directory. Throws a TypeError (a usage error) when it cannot be
    * trusted: another user's, or writable by group or others.
    */
-  static open(dir: string, options: { ttlMs: number; limits: FileLimits; maxCells: number; log: (message: string) => void }): StateStore {
+  static open(
+    dir: string,
+    options: { ttlMs: number; limits: FileLimits; maxCells: number; maxBytes: number; log: (message: string) => void },
+  ): StateStore {
     const problem = privateDirProblem(dir, true, `--state-dir ${dir}`);
     if (problem) {
       throw new TypeError(
         `Cannot use --state-dir: ${problem}. Whoever can write it can put code into the sessions restored from it; use a directory only this user can write (chmod 700).`,
       );
     }
-    return new StateStore(dir, options.ttlMs, options.limits, options.maxCells, options.log);
+    return new StateStore(dir, options.ttlMs, options.limits, options.maxCells, options.maxBytes, options.log);
   }
 
   /** Starts keeping a new session (or one being restored): its directory and meta.json. */
@@ -167,7 +196,7 @@ export class StateStore {
     const files: StoredFile[] = [];
     const skippedFiles: string[] = [];
     let total = 0;
-    for (const [path, entry] of Object.entries(manifest)) {
+    for (const [path, entry] of manifest) {
       const data = await this.readRegular(join(this.sessionDir(id), 'blobs', entry.blob), this.limits.maxFileBytes);
       if (
         data === null ||
@@ -181,8 +210,8 @@ export class StateStore {
       total += data.byteLength;
       files.push({ path, data });
     }
-    const { log, dropped } = await this.readLog(id);
-    return { id, createdAt: meta.created_at, lastUsedAt: meta.last_used_at, cells: log.length, files, skippedFiles, log, dropped };
+    const { log, dropped, unread } = await this.readLog(id);
+    return { id, createdAt: meta.created_at, lastUsedAt: meta.last_used_at, cells: log.length, files, skippedFiles, log, dropped, unread };
   }
 
   /** Records a call's change set: the bytes of the files it wrote, and the files it deleted. */
@@ -191,31 +220,38 @@ export class StateStore {
     const dir = this.sessionDir(id);
     const manifest = await this.manifestOf(id);
     for (const path of deleted) {
-      const entry = manifest[path];
+      const entry = manifest.get(path);
       if (!entry) continue;
-      delete manifest[path];
+      manifest.delete(path);
       await unlink(join(dir, 'blobs', entry.blob)).catch(() => {});
     }
     for (const file of written) {
       const blob = blobName(file.path);
       await writeAtomic(join(dir, 'blobs'), blob, file.data);
-      manifest[file.path] = { blob, size: file.data.byteLength, mtime_ms: Date.now() };
+      manifest.set(file.path, { blob, size: file.data.byteLength, mtime_ms: Date.now() });
     }
-    await writeAtomic(dir, 'files.json', JSON.stringify(manifest));
+    // Object.fromEntries defines own properties, so a `__proto__` path is written like any other.
+    await writeAtomic(dir, 'files.json', JSON.stringify(Object.fromEntries(manifest)));
   }
 
-  /** Appends a cell to the replay log, compacting it to the history bound now and then. */
+  /** Appends a cell to the replay log, compacting it to the history bounds now and then. */
   async appendCell(id: string, cell: LoggedCell): Promise<void> {
     const dir = this.sessionDir(id);
     const line = JSON.stringify({ cell }) + '\n';
-    // O_APPEND without following a link: appendFile would follow one.
+    // O_APPEND without following a link: appendFile would follow one. Read too, to look at the last byte.
     const handle = await open(
       join(dir, 'cells.jsonl'),
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+      constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
       0o600,
     );
+    let size: number;
     try {
+      // A line torn by a crash mid-append is ended first, so that it costs only its own cell, not this one too.
+      const before = (await handle.stat()).size;
+      const last = Buffer.alloc(1);
+      if (before > 0 && (await handle.read(last, 0, 1, before - 1)).bytesRead === 1 && last[0] !== 0x0a) await handle.appendFile('\n');
       await handle.appendFile(line);
+      size = (await handle.stat()).size;
     } finally {
       await handle.close();
     }
@@ -223,7 +259,8 @@ export class StateStore {
     if (lines === undefined) lines = (await this.readLog(id)).log.length;
     else lines++;
     this.logLines.set(id, lines);
-    if (lines > Math.max(2 * this.maxCells, this.maxCells + 50)) await this.compact(id);
+    // Past twice a bound, so that a compaction (which rewrites up to one bound) comes once per bound appended.
+    if (lines > Math.max(2 * this.maxCells, this.maxCells + 50) || size > 2 * this.maxBytes) await this.compact(id);
   }
 
   /** Empties the replay log (reset_session: a fresh namespace replays nothing before it). */
@@ -240,37 +277,74 @@ export class StateStore {
     await rm(this.sessionDir(id), { recursive: true, force: true, maxRetries: 3 });
   }
 
-  /** Keeps the last --max-history-cells cells of the log, counting those dropped in a header line. */
+  /**
+   * Rewrites the log as its newest cells within the bounds, after a header line that keeps the count of the cells
+   * dropped and what could not be read (a later restore reports both).
+   */
   private async compact(id: string): Promise<void> {
-    const { log, dropped } = await this.readLog(id);
-    const excess = Math.max(0, log.length - this.maxCells);
-    const kept = log.slice(excess);
-    const text = [JSON.stringify({ dropped: dropped + excess }), ...kept.map((cell) => JSON.stringify({ cell }))].join('\n') + '\n';
+    const { log, dropped, unread } = await this.readLog(id);
+    const header = JSON.stringify({ dropped, unread: unread.slice(0, MAX_UNREAD_REASONS).map((reason) => reason.slice(0, 300)) });
+    const text = [header, ...log.map((cell) => JSON.stringify({ cell }))].join('\n') + '\n';
     await writeAtomic(this.sessionDir(id), 'cells.jsonl', text);
-    this.logLines.set(id, kept.length);
+    this.logLines.set(id, log.length);
+    this.log(
+      `session ${id}: cell log compacted to its last ${log.length} cells (${dropped} dropped in all)` +
+        (unread.length > 0 ? `; not readable: ${unread.join('; ')}` : ''),
+    );
   }
 
-  /** The replay log: the last --max-history-cells cells, and how many before them are gone. */
-  private async readLog(id: string): Promise<{ log: LoggedCell[]; dropped: number }> {
-    const data = await this.readRegular(join(this.sessionDir(id), 'cells.jsonl'), MAX_LOG_BYTES);
-    let log: LoggedCell[] = [];
-    let dropped = 0;
-    for (const line of data ? Buffer.from(data).toString('utf8').split('\n') : []) {
-      if (!line) continue;
-      let parsed: { cell?: LoggedCell; dropped?: number };
-      try {
-        parsed = JSON.parse(line) as typeof parsed;
-      } catch {
-        continue; // a line torn by a crash mid-append
+  /**
+   * The replay log: its newest cells within --max-history-cells and --max-history-bytes (of their lines), how many
+   * before them are gone, and what could not be read. Read a chunk at a time: the memory it takes is bounded by the
+   * bounds, not by the file.
+   */
+  private async readLog(id: string): Promise<LogRead> {
+    const path = join(this.sessionDir(id), 'cells.jsonl');
+    const window = new LogWindow(this.maxCells, this.maxBytes);
+    const unread = new Map<string, number>();
+    const count = (reason: string) => unread.set(reason, (unread.get(reason) ?? 0) + 1);
+    let handle: FileHandle;
+    try {
+      handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { log: [], dropped: 0, unread: [] };
+      return { log: [], dropped: 0, unread: [`cells.jsonl could not be opened (${code === 'ELOOP' ? 'a symbolic link' : code})`] };
+    }
+    const notes: string[] = [];
+    try {
+      const info = await handle.stat();
+      const problem = info.isFile() ? untrustedReason(info, path) : 'not a regular file';
+      if (problem) return { log: [], dropped: 0, unread: [`cells.jsonl was not read: ${problem}`] };
+      for await (const line of logLines(handle, MAX_LINE_BYTES)) {
+        if (typeof line !== 'string') {
+          count(line.torn ? 'torn at the end of the log (a crash while it was written)' : `longer than ${MAX_LINE_BYTES} bytes`);
+          continue;
+        }
+        if (line === '') continue;
+        let parsed: { cell?: LoggedCell; dropped?: unknown; unread?: unknown };
+        try {
+          parsed = JSON.parse(line) as typeof parsed;
+        } catch {
+          count('not JSON (torn by a crash, or corrupt)');
+          continue;
+        }
+        if (parsed?.cell && isLoggedCell(parsed.cell)) {
+          window.push(parsed.cell, Buffer.byteLength(line) + 1);
+        } else if (typeof parsed?.dropped === 'number' && Number.isSafeInteger(parsed.dropped) && parsed.dropped >= 0) {
+          window.dropped += parsed.dropped;
+          if (Array.isArray(parsed.unread)) notes.push(...parsed.unread.filter((r): r is string => typeof r === 'string').slice(0, MAX_UNREAD_REASONS));
+        } else {
+          count('not a cell');
+        }
       }
-      if (typeof parsed.dropped === 'number') dropped += parsed.dropped;
-      if (parsed.cell && isLoggedCell(parsed.cell)) log.push(parsed.cell);
+    } catch (error) {
+      count(`a read error (${(error as Error).message})`);
+    } finally {
+      await handle.close();
     }
-    if (log.length > this.maxCells) {
-      dropped += log.length - this.maxCells;
-      log = log.slice(log.length - this.maxCells);
-    }
-    return { log, dropped };
+    const reasons = [...notes, ...[...unread].map(([reason, lines]) => `${lines} line${lines === 1 ? '' : 's'}: ${reason}`)];
+    return { log: window.cells(), dropped: window.dropped, unread: reasons };
   }
 
   private async manifestOf(id: string): Promise<Manifest> {
@@ -283,19 +357,20 @@ export class StateStore {
   }
 
   private async readManifest(id: string): Promise<Manifest> {
+    const manifest: Manifest = new Map();
     const data = await this.readRegular(join(this.sessionDir(id), 'files.json'), 64 * 2 ** 20);
-    if (!data) return {};
+    if (!data) return manifest;
     try {
+      // JSON.parse defines own properties, `__proto__` included; Object.entries lists them all.
       const parsed = JSON.parse(Buffer.from(data).toString('utf8')) as unknown;
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-      const manifest: Manifest = Object.create(null) as Manifest;
-      for (const [path, entry] of Object.entries(parsed as Record<string, Manifest[string]>)) {
-        if (validPath(path) && typeof entry?.blob === 'string' && /^[0-9a-f]{64}$/.test(entry.blob)) manifest[path] = entry;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return manifest;
+      for (const [path, entry] of Object.entries(parsed as Record<string, ManifestEntry | undefined>)) {
+        if (validPath(path) && typeof entry?.blob === 'string' && /^[0-9a-f]{64}$/.test(entry.blob)) manifest.set(path, entry);
       }
-      return manifest;
     } catch {
-      return {};
+      manifest.clear();
     }
+    return manifest;
   }
 
   private async readMeta(id: string): Promise<Meta | null> {
@@ -371,6 +446,77 @@ function blobName(path: string): string {
 
 function validPath(p: string): boolean {
   return p.length > 0 && p.length <= 4096 && !p.includes('\0') && !p.startsWith('/') && !p.split('/').includes('..');
+}
+
+/**
+ * The newest cells of a log as it is read: at most `maxCells`, and lines of at most `maxBytes` in all (the newest
+ * cell always stays, as in the history); older ones are counted in `dropped`.
+ */
+class LogWindow {
+  private readonly kept: { cell: LoggedCell; bytes: number }[] = [];
+  private head = 0;
+  private total = 0;
+  dropped = 0;
+
+  constructor(
+    private readonly maxCells: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  push(cell: LoggedCell, bytes: number): void {
+    this.kept.push({ cell, bytes });
+    this.total += bytes;
+    while (this.kept.length - this.head > this.maxCells || (this.kept.length - this.head > 1 && this.total > this.maxBytes)) {
+      this.total -= this.kept[this.head]!.bytes;
+      this.head++;
+      this.dropped++;
+    }
+    // Shifting one by one would be quadratic over a long log: the array is trimmed now and then instead.
+    if (this.head > 1024 && this.head * 2 > this.kept.length) {
+      this.kept.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  cells(): LoggedCell[] {
+    return this.kept.slice(this.head).map((entry) => entry.cell);
+  }
+}
+
+/**
+ * The lines of a file, read a chunk at a time: strings (without their newline), or a marker for a line longer than
+ * `maxLine` (skipped without being held) and for a last line without its newline (torn by a crash mid-append).
+ */
+async function* logLines(handle: FileHandle, maxLine: number): AsyncGenerator<string | { torn: boolean }> {
+  const chunk = Buffer.allocUnsafe(READ_CHUNK);
+  let parts: Buffer[] = [];
+  let length = 0;
+  let tooLong = false;
+  for (;;) {
+    const { bytesRead } = await handle.read(chunk, 0, READ_CHUNK, null);
+    if (bytesRead === 0) break;
+    const view = chunk.subarray(0, bytesRead);
+    let start = 0;
+    while (start < bytesRead) {
+      const newline = view.indexOf(0x0a, start);
+      const end = newline === -1 ? bytesRead : newline;
+      if (!tooLong && length + (end - start) > maxLine) {
+        tooLong = true;
+        parts = [];
+      }
+      if (!tooLong) {
+        parts.push(Buffer.from(view.subarray(start, end)));
+        length += end - start;
+      }
+      if (newline === -1) break;
+      yield tooLong ? { torn: false } : Buffer.concat(parts, length).toString('utf8');
+      parts = [];
+      length = 0;
+      tooLong = false;
+      start = newline + 1;
+    }
+  }
+  if (length > 0 || tooLong) yield { torn: true };
 }
 
 function isLoggedCell(value: LoggedCell): boolean {

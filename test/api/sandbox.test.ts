@@ -56,6 +56,7 @@ describe('createSandbox options', () => {
       wheelsDir: '/opt/wheels',
       lockFile: '/opt/mirror/pyodide-lock.json',
       maxHistoryCells: 10,
+      maxHistoryBytes: 65_536,
       stateDir: 'state',
       tools: ['execute_code', 'list_files'],
       profile: 'compact',

@@ -1,0 +1,138 @@
+/**
+ * What a session leaves in the server, bounded in bytes (issue 23), over real stdio: the cell history past
+ * --max-history-bytes (the server's RSS stays flat, the export says what was dropped), export_notebook refused before
+ * it reads figures that cannot fit (the server's RSS does not grow by their size), the replay log (--state-dir)
+ * bounded and read back with what it could not read reported, and a file named `__proto__` kept across a restart.
+ * Each attack's bystander session is checked unharmed.
+ */
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { rssOf } from '../../src/sandbox/memory-watchdog.js';
+import { startServer, textOf, type Harness } from '../helpers.js';
+
+/** The server process's own resident memory (not its sessions' processes), in MB. */
+const serverRssMb = (h: Harness) => (rssOf(h.transport.pid!) ?? 0) / 2 ** 20;
+
+describe('cell history bounded by bytes', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startServer([
+      ...['--max-history-bytes', String(3 * 10 ** 6), '--max-output-chars', String(10 ** 6), '--max-read-bytes', String(4 * 2 ** 20)],
+      ...['--warm-sessions', '2'],
+    ]);
+  });
+  after(() => h.close());
+
+  it('keeps the server flat over 150 cells of 1 MB output, and the export counts the dropped cells', async () => {
+    const bystander = (await h.ok('execute_code', { code: 'kept = "bystander"' })).session_id;
+    const s = (await h.ok('create_session')).session_id;
+    const cell = { session_id: s, code: 'print("x" * 999_999)' };
+    for (let i = 0; i < 10; i++) await h.ok('execute_code', cell); // warm-up: buffers, JIT, the bound reached
+    const before = serverRssMb(h);
+    for (let i = 0; i < 150; i++) await h.ok('execute_code', cell);
+    const grown = serverRssMb(h) - before;
+    // Unbounded, the history held all 150 MB (measured on main: +1.9 MB a cell until the heap ran out).
+    assert.ok(grown < 75, `server RSS grew by ${grown.toFixed(0)} MB over 150 MB of output`);
+    const reply = await h.ok('export_notebook', { session_id: s });
+    assert.equal(reply.cells, 2, 'two 1 MB cells fit in 3 MB');
+    assert.equal(reply.dropped_cells, 158);
+    const nb = JSON.parse((await h.ok('read_file', { session_id: s, path: 'notebook.ipynb', length: 4 * 2 ** 20 })).content);
+    assert.match(nb.cells[0].source.join(''), /158 earlier cell\(s\) are not included.*--max-history-bytes/);
+    assert.equal(nb.cells.at(-1).execution_count, 160);
+    assert.equal((await h.ok('execute_code', { session_id: bystander, code: 'kept' })).result, "'bystander'");
+  });
+
+  it('keeps a cell larger than the whole bound, its outputs elided with a note', async () => {
+    const s = (await h.ok('execute_code', { code: 'print("y" * 999_999)' })).session_id;
+    const r = await h.ok('execute_code', { session_id: s, code: 'for i in range(4): print("z" * 999_999)' });
+    assert.equal(r.stdout.length, 10 ** 6, 'the reply itself is not affected');
+    await h.ok('execute_code', { session_id: s, code: '1 + 1' });
+    await h.ok('export_notebook', { session_id: s });
+    const nb = JSON.parse((await h.ok('read_file', { session_id: s, path: 'notebook.ipynb', length: 4 * 2 ** 20 })).content);
+    const big = nb.cells.find((c: { execution_count: number }) => c.execution_count === 2);
+    assert.deepEqual(big.metadata, { pyodide_mcp: { elided: true } });
+    assert.equal(big.outputs.length, 1);
+    assert.match(big.outputs[0].data['text/plain'].join(''), /outputs of this cell took \d+ bytes, more than the whole history may hold/);
+    assert.equal(nb.cells.at(-1).outputs[0].data['text/plain'][0], '2');
+  });
+});
+
+describe('export_notebook sized before it reads', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startServer(['--max-file-bytes', String(10 * 2 ** 20), '--warm-sessions', '2']);
+  });
+  after(() => h.close());
+
+  it('refuses a notebook whose figures cannot fit without reading them; the server does not grow; a bystander exports', async () => {
+    const s = (await h.ok('create_session')).session_id;
+    const bystander = (await h.ok('execute_code', { code: 'x = 1\nx' })).session_id;
+    // 40 figures of 900 kB (under --max-image-bytes, so each would be embedded): 48 MB of base64 against 10 MB.
+    const code = 'class P:\n    def _repr_png_(self): return b"\\x89PNG" + bytes(900_000)\nfor i in range(40): display(P())';
+    await h.ok('execute_code', { session_id: s, code });
+    const before = serverRssMb(h);
+    const attempts = await Promise.all([1, 2, 3].map((n) => h.call('export_notebook', { session_id: s, path: `nb${n}.ipynb` })));
+    const grown = serverRssMb(h) - before;
+    for (const attempt of attempts) {
+      assert.equal(attempt.isError, true);
+      assert.match(
+        textOf(attempt),
+        /^QUOTA_EXCEEDED: The notebook would be at least \d+ bytes, above the largest file a session may hold \(--max-file-bytes 10485760\)\. Delete figure files/,
+      );
+    }
+    // Reading them, as main did, took the server up by about 5 times their size per export (measured: 396 → 1,312 MB
+    // for 180 MB of figures).
+    assert.ok(grown < 40, `server RSS grew by ${grown.toFixed(0)} MB`);
+    // Deleting the figures is one way out: missing ones are noted, and the notebook fits.
+    await h.ok('execute_code', { session_id: s, code: 'import shutil, os\nfor d in os.listdir("."):\n    if os.path.isdir(d): shutil.rmtree(d)' });
+    const ok = await h.ok('export_notebook', { session_id: s });
+    assert.equal(ok.cells, 2);
+    assert.equal((await h.ok('export_notebook', { session_id: bystander })).cells, 1);
+  });
+});
+
+describe('replay log bounded by bytes (--state-dir)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pyodide-mcp-state-'));
+  const flags = ['--state-dir', dir, '--max-history-bytes', '65536', '--warm-sessions', '1'];
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a restore says what it dropped and what it could not read; a __proto__ file survives; a bystander is restored whole', async () => {
+    const first = await startServer(flags);
+    const s = (await first.ok('execute_code', { code: 'total = 0' })).session_id as string;
+    const bystander = (await first.ok('execute_code', { code: 'b = "intact"' })).session_id as string;
+    // 40 cells of 20 kB source: 800 kB against a 64 kB bound, so the log is compacted as it grows.
+    for (let i = 1; i <= 40; i++) await first.ok('execute_code', { session_id: s, code: `total += ${i}  # ${'p'.repeat(20_000)}` });
+    await first.ok('write_file', { session_id: s, path: '__proto__', content: 'a file like any other' });
+    await first.ok('write_file', { session_id: s, path: 'constructor', content: 'this one too' });
+    await first.client.close();
+    // A line torn by a crash, then one more cell: it must be replayed, and the torn line reported.
+    appendFileSync(join(dir, s, 'cells.jsonl'), '{"cell": {"source": {"code": "total = -1');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+
+    const second = await startServer(flags);
+    try {
+      const reply = await second.call('execute_code', { session_id: s, code: 'total' });
+      assert.ok(!reply.isError, textOf(reply));
+      const { restored, result } = reply.structuredContent as Record<string, any>;
+      // The newest cells within 64 kB are replayed; the others are counted, never silently gone.
+      assert.ok(restored.cells >= 2 && restored.cells <= 6, JSON.stringify(restored));
+      assert.equal(restored.cells + restored.dropped, 41);
+      assert.deepEqual(restored.unread, ['1 line: torn at the end of the log (a crash while it was written)']);
+      assert.match(textOf(reply), /older cells were no longer kept \(--max-history-cells, --max-history-bytes\)/);
+      assert.match(textOf(reply), /parts of the saved cell log could not be read.*torn/);
+      // Only the replayed cells ran: the total says which ones (an honest partial state, as reported).
+      const replayed = Array.from({ length: restored.cells }, (_, i) => 40 - i).reduce((a, b) => a + b, 0);
+      assert.equal(result, String(replayed));
+      assert.equal((await second.ok('read_file', { session_id: s, path: '__proto__' })).content, 'a file like any other');
+      assert.equal((await second.ok('read_file', { session_id: s, path: 'constructor' })).content, 'this one too');
+      const other = await second.ok('execute_code', { session_id: bystander, code: 'b' });
+      assert.equal(other.result, "'intact'");
+      assert.deepEqual(other.restored, { cells: 1, failed: [], skipped: [], dropped: 0, unread: [], files: 0, skipped_files: [] });
+    } finally {
+      await second.close();
+    }
+  });
+});
