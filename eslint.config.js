@@ -22,18 +22,103 @@ export default defineConfig(
   },
   {
     // Tests read structuredContent loosely; Emscripten's FS and module objects are untyped JavaScript by nature.
-    files: ['test/**', 'bench/**', 'workers/runtime/**', 'workers/workspace.ts', 'workers/sandbox/lockdown.ts'],
+    files: ['test/**', 'bench/**', 'workers/thread/runtime/**', 'workers/thread/workspace.ts', 'workers/thread/realm/lockdown.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     // The cell scope wraps arbitrary built-ins (Promise.prototype.then, timers, PyProxy methods) whatever their
     // signature, and its wrappers need the wrapper object itself as well as their own `this`.
-    files: ['workers/sandbox/cell-scope.ts'],
+    files: ['workers/thread/realm/cell-scope.ts'],
     rules: { '@typescript-eslint/no-unsafe-function-type': 'off', '@typescript-eslint/no-this-alias': 'off' },
   },
   {
     // stdout carries the MCP protocol: server and worker code logs to stderr, never through console.
     files: ['src/**', 'workers/**'],
     rules: { 'no-console': 'error' },
+  },
+  // Where code runs decides what it may import (docs/architecture.md). Each folder's README says why.
+  {
+    // The worker thread: its permission model reads only our own compiled code and the distribution, and nothing
+    // may load before the lockdown captures the globals, so it shares only the dependency-free wire modules with the
+    // host and knows the contract's types, never its zod schemas.
+    files: ['workers/thread/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: 'The worker thread must not load zod: import types from src/wire/contract.js only.' }],
+          patterns: [
+            {
+              group: ['**/src/wire/contract.js'],
+              allowTypeImports: true,
+              message: 'The worker thread imports only types from the contract (its schemas load zod).',
+            },
+            {
+              group: ['**/src/*', '!**/src/wire', '**/src/*.js'],
+              message: 'The worker thread may import only from src/wire/ (shared with the host).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Shared by both sides of the session boundary: nothing here may depend on either side.
+    files: ['src/wire/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*', '!../wire', '../../*'],
+              message: 'src/wire/ depends on nothing outside it: both sides of the boundary import it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Only the contract's schemas need zod; the other wire modules are loaded by the worker thread.
+    files: ['src/wire/**'],
+    ignores: ['src/wire/contract.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: 'The worker thread loads this module: no zod here.' }],
+          patterns: [
+            {
+              group: ['./contract.js'],
+              allowTypeImports: true,
+              message: 'Import only types from the contract here (its schemas load zod).',
+            },
+            {
+              group: ['../*', '!../wire', '../../*'],
+              message: 'src/wire/ depends on nothing outside it: both sides of the boundary import it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The session process (or, with --isolation thread, the server) supervising one worker: it must not pull in the
+    // server's layers.
+    files: ['src/supervisor/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../server/*', '../sessions/*', '../api/*', '../python/*', '../../workers/*'],
+              message: 'The supervisor runs in the session process: it imports only src/wire/, src/paths.js and its own folder.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { chooseDistribution } from '../src/python/distribution.js';
 import { PACKAGE_WHEELS_DIR } from '../src/paths.js';
-import { bootRuntime } from '../workers/runtime/index.js';
+import { bootRuntime } from '../workers/thread/runtime/index.js';
 
 const { preload } = workerData as { preload: string[] };
 try {

@@ -15,22 +15,16 @@ export function packageVersion(): string {
 }
 
 /** Entry of a session worker thread. */
-export const SESSION_WORKER_URL = new URL('../workers/session.worker.js', import.meta.url);
+export const SESSION_WORKER_URL = new URL('../workers/thread/session.worker.js', import.meta.url);
 
 /** Entry of a session process (the default isolation): hosts one session worker thread. */
-export const SESSION_PROCESS_PATH = fileURLToPath(new URL('../workers/session-process.js', import.meta.url));
+export const SESSION_PROCESS_PATH = fileURLToPath(new URL('./supervisor/session-process.js', import.meta.url));
 
 /** The modern runtime adapter: its source shapes what a memory snapshot holds, so snapshots are keyed by it. */
-export const MODERN_ADAPTER_URL = new URL('../workers/runtime/modern.js', import.meta.url);
+export const MODERN_ADAPTER_URL = new URL('../workers/thread/runtime/modern.js', import.meta.url);
 
 /** The Python harness every session loads (not compiled: shipped as source). */
-export const HARNESS_PATH = fileURLToPath(new URL('../../workers/harness.py', import.meta.url));
+export const HARNESS_PATH = fileURLToPath(new URL('../../workers/python/harness.py', import.meta.url));
 
 /** The wheels shipped with the package (the modern runtime's default wheel directory). */
 export const PACKAGE_WHEELS_DIR = fileURLToPath(new URL('../../wheels/', import.meta.url));
-
-/**
- * The workspace directory inside every session (Python's working directory); the harness names it too. Here, not
- * in the contract, because the worker imports it and must not load zod (its permission model reads only our code).
- */
-export const WORKSPACE = '/workspace';

@@ -4,7 +4,7 @@
  * library is configured by its caller.
  */
 import { z } from 'zod';
-import { machineMemory, type MachineMemory } from '../sandbox/memory-budget.js';
+import { machineMemory, type MachineMemory } from '../sessions/memory-budget.js';
 import { buildConfig, FLAGS, type Config, type FlagName, type FlagValue, type RawFlag } from '../server/config.js';
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;

@@ -3,11 +3,11 @@
  * session handles. A thin layer like the tools: the same manager calls, the same checks (code length, timeouts,
  * workspace paths) and the same execution reply as execute_code's structured content.
  */
-import type { RuntimeKind } from '../contract.js';
+import type { RuntimeKind } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
 import { chooseDistribution } from '../python/distribution.js';
 import { packageVersion } from '../paths.js';
-import { sessionPath, sessionUri } from '../sandbox/host-paths.js';
+import { sessionPath, sessionUri } from '../sessions/host-paths.js';
 import type { Config } from '../server/config.js';
 import { checkCodeLength, reportProgress, shapeExecution, timeoutFor, type ExecutionReply } from '../server/execution-reply.js';
 import { createServer, type CreatedServer } from '../server/server.js';

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { RuntimeKind } from '../contract.js';
+import type { RuntimeKind } from '../wire/contract.js';
 import { checkWheelDir, type WheelDir, type WheelDirCheck } from './wheel-check.js';
 
 const require = createRequire(import.meta.url);

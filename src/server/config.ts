@@ -6,14 +6,14 @@
 import { delimiter, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { ISOLATIONS, RUNTIME_KINDS } from '../contract.js';
+import { ISOLATIONS, RUNTIME_KINDS } from '../wire/contract.js';
 import { PACKAGE_WHEELS_DIR } from '../paths.js';
 import { modernVersion } from '../python/distribution.js';
 import { cacheRoot, userWheelsDir } from '../python/user-cache.js';
 import type { WheelDir } from '../python/wheel-check.js';
 import { DEFAULT_PRELOAD } from '../python/wheels.js';
-import { fitMemoryBudget, machineMemory, type MachineMemory, type MemoryBudget } from '../sandbox/memory-budget.js';
-import { DEFAULT_MAX_WASM_MEMORY_MB } from '../sandbox/worker-sandbox.js';
+import { fitMemoryBudget, machineMemory, type MachineMemory, type MemoryBudget } from '../sessions/memory-budget.js';
+import { DEFAULT_MAX_WASM_MEMORY_MB } from '../supervisor/worker-sandbox.js';
 
 const seconds = (max: number) => z.coerce.number().positive().max(max);
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -117,7 +117,7 @@ export type FlagValue<F extends FlagName> = z.output<(typeof FLAGS)[F]['schema']
 
 /**
  * The validated configuration, as `toConfig` builds it from the flags and `buildConfig` fits it into the memory
- * budget (src/sandbox/memory-budget.ts). Durations are in milliseconds.
+ * budget (src/sessions/memory-budget.ts). Durations are in milliseconds.
  */
 export type Config = Omit<ReturnType<typeof toConfig>, 'maxTotalMemoryMb'> & {
   /** The memory budget in force; --max-sessions (and --max-session-memory-mb) may have been lowered to fit it. */

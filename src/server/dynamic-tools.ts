@@ -9,7 +9,7 @@
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { IDENTIFIER, type Parameter } from '../contract.js';
+import { IDENTIFIER, type Parameter } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
 import { executionOutputShape, runWithProgress } from './execution-reply.js';
 import { checkedCall } from './tools/call-function.js';

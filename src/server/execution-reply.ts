@@ -1,16 +1,16 @@
 /**
  * Running a cell for a tool (execute_code, run_file) and shaping its reply: progress notifications while it runs,
- * the host-side caps on every field (src/sandbox/reply-caps.ts), figures as image blocks, files as links, and the
+ * the host-side caps on every field (src/sessions/reply-caps.ts), figures as image blocks, files as links, and the
  * whole reply fitted under --max-reply-bytes.
  */
 import type { ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { TRUNCATABLE } from '../contract.js';
+import { TRUNCATABLE } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
 import { legacyHint } from '../python/legacy-hint.js';
-import { sessionUri } from '../sandbox/host-paths.js';
-import { jsonBytes, shrinkLongestStrings } from '../sandbox/reply-caps.js';
+import { sessionUri } from '../sessions/host-paths.js';
+import { jsonBytes, shrinkLongestStrings } from '../sessions/reply-caps.js';
 import type { CellSource } from '../sessions/channel.js';
 import type { Execution } from '../sessions/manager.js';
 import { countField, fileRefSchema, orNull, type ToolDeps } from './tools/shared.js';
@@ -41,7 +41,9 @@ export const executionOutputShape = {
       dropped: z.number().describe('Older cells beyond --max-history-cells or --max-history-bytes, not replayed'),
       unread: z
         .array(z.string())
-        .describe('Parts of the saved cell log that could not be read (torn or corrupt lines, an unreadable log), with why; their cells were not replayed'),
+        .describe(
+          'Parts of the saved cell log that could not be read (torn or corrupt lines, an unreadable log), with why; their cells were not replayed',
+        ),
       files: z.number().describe('Workspace files copied back'),
       skipped_files: z.array(z.string()).describe('Files that could not be copied back'),
     })

@@ -3,9 +3,9 @@
  * what it sends, but it runs in the user's realm, so every string is cut here again and a reply is fitted under
  * --max-reply-bytes (whole items dropped from a listing; the longest texts cut in an inspection).
  */
-import { DOTTED_NAME, IDENTIFIER, type Inspection, type VariableListing } from '../contract.js';
+import { DOTTED_NAME, IDENTIFIER, type Inspection, type VariableListing } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
-import { jsonBytes, shrinkLongestStrings } from '../sandbox/reply-caps.js';
+import { jsonBytes, shrinkLongestStrings } from '../sessions/reply-caps.js';
 
 /** Longest short field (a name, a type, a dtype, a short repr) kept. */
 export const SHORT_CHARS = 200;

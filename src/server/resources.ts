@@ -1,7 +1,7 @@
 /** Session files as MCP resources: `session://{session_id}/{path}`, listed for live sessions. */
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { looksLikeText, mimeType, sessionPath } from '../sandbox/host-paths.js';
+import { looksLikeText, mimeType, sessionPath } from '../sessions/host-paths.js';
 import { PyodideMcpError } from '../errors.js';
 import type { SessionAccess } from '../sessions/scope.js';
 

@@ -20,9 +20,9 @@ import {
   type RuntimeInfo,
   type SessionRequest,
   type WireError,
-} from '../contract.js';
+} from '../wire/contract.js';
 import { isErrorCode, PyodideMcpError } from '../errors.js';
-import type { MemoryWatchdog } from '../sandbox/memory-watchdog.js';
+import type { MemoryWatchdog } from './memory-watchdog.js';
 import { boundedSessionLog } from './session-log.js';
 import { spawnSession, type SessionEndpoint, type SpawnOptions } from './spawn.js';
 
@@ -275,7 +275,7 @@ export class SessionChannel {
       interrupted = this.lastInterrupt = reason;
       this.endpoint.interrupt();
       // Why repeat it: a signal is no longer lost between the interpreter's read and reset of the buffer (the
-      // compare-exchange in workers/runtime/interrupt-signal.ts), but code can catch one KeyboardInterrupt and
+      // compare-exchange in workers/thread/runtime/interrupt-signal.ts), but code can catch one KeyboardInterrupt and
       // carry on, or be in C when it lands; until the reply comes the signal is raised again. The grace period
       // still bounds the whole wait.
       resignal = setInterval(() => this.endpoint.interrupt(), RESIGNAL_EVERY_MS);

@@ -4,9 +4,9 @@
  * Contents stay with the session and are read on demand (SessionManager.readFile).
  */
 import { z } from 'zod';
-import type { FileChanges, FileLimits } from '../contract.js';
+import type { FileChanges, FileLimits } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
-import { mimeType, sessionUri } from '../sandbox/host-paths.js';
+import { mimeType, sessionUri } from './host-paths.js';
 
 /** A file as tools and resources report it (the same shape as a resource link). */
 export const fileRefSchema = z.object({ uri: z.string(), name: z.string(), path: z.string(), mime_type: z.string(), size: z.number() });

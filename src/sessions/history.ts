@@ -9,7 +9,7 @@
  * per unit, so a history holds at most 2 × --max-history-bytes of strings (plus a few hundred bytes of objects per
  * cell). Measured: bench BENCH_ONLY=history.
  */
-import type { CellOutcome, FunctionCall } from '../contract.js';
+import type { CellOutcome, FunctionCall } from '../wire/contract.js';
 
 /** What the history keeps of an outcome: what a notebook shows (no change sets: a cell may list 1,000 files). */
 export type HistoryOutcome = Pick<CellOutcome, 'stdout' | 'stderr' | 'result' | 'error' | 'execution_count' | 'display'>;

@@ -12,13 +12,13 @@ import {
   type ReplyOf,
   type RequestOf,
   type RuntimeInfo,
-} from '../contract.js';
+} from '../wire/contract.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
 import { distributionFacts, type Distribution, type DistributionFacts } from '../python/distribution.js';
 import type { Config } from '../server/config.js';
 import { PACKAGE_OP_FACTOR, type CellSource, type InterruptReason } from './channel.js';
 import { callSource, CellHistory } from './history.js';
-import { capOutcome } from '../sandbox/reply-caps.js';
+import { capOutcome } from './reply-caps.js';
 import { SessionFileIndex, type FileRef } from './file-index.js';
 import { SessionRegistry, type Session, type SessionSummary } from './registry.js';
 import { SessionQueue } from './session-queue.js';
@@ -101,7 +101,7 @@ export class SessionManager {
     readonly distribution: Distribution,
     private readonly log: (message: string) => void,
   ) {
-    // Once per server: a default lowered to fit the memory budget, with the arithmetic (src/sandbox/memory-budget.ts).
+    // Once per server: a default lowered to fit the memory budget, with the arithmetic (src/sessions/memory-budget.ts).
     if (config.memoryBudget.note) log(config.memoryBudget.note);
     // First: a state directory that cannot be trusted stops the server before anything boots.
     this.store = config.stateDir
@@ -284,7 +284,12 @@ export class SessionManager {
   }
 
   /** Writes a file in a call whose turn it is. */
-  private async writeNow(session: Session, path: string, data: Uint8Array, options: { append: boolean; overwrite: boolean }): Promise<FileRef> {
+  private async writeNow(
+    session: Session,
+    path: string,
+    data: Uint8Array,
+    options: { append: boolean; overwrite: boolean },
+  ): Promise<FileRef> {
     const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
     this.applyChanges(session, changes);
     await this.saveChanges(session, changes);

@@ -1,6 +1,6 @@
 /**
  * When each session imports its preload set (numpy, pandas, …). Sessions are handed out as soon as their interpreter
- * is up; the preload then runs in the background inside the session (workers/preloader.ts), started from here.
+ * is up; the preload then runs in the background inside the session (workers/thread/preloader.ts), started from here.
  *
  * Why a scheduler: on the 2-core machine this was built on, a scientific preload is 10–12 s of CPU per session. Run
  * as soon as each session is up, five sessions' preloads starved the next sessions' boots and the pool ran dry.
@@ -8,7 +8,7 @@
  * core stays free for the cells agents are waiting on). Sessions an agent holds go before warm ones.
  *
  * After its preload (or at once when nothing is preloaded), a session is warmed up (the `warm_up` request,
- * workers/warm-up.ts): lowest priority, only while no session boots and no preload waits, and the worker stops it at
+ * workers/thread/warm-up.ts): lowest priority, only while no session boots and no preload waits, and the worker stops it at
  * the agent's first request.
  */
 import type { SessionChannel } from './channel.js';

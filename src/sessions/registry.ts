@@ -3,7 +3,7 @@
  * reason instead of a bare "not found" or, worse, a silent new session. Lookups have no side effects: a session
  * past its TTL is reported expired here and ended by the manager's sweep.
  */
-import type { RuntimeInfo } from '../contract.js';
+import type { RuntimeInfo } from '../wire/contract.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
 import type { SessionChannel } from './channel.js';
 import type { SessionFileIndex } from './file-index.js';

@@ -4,7 +4,7 @@
  * SESSION_NOT_FOUND as for an id that never existed, and listings show only the client's own sessions. The manager
  * stays the only owner of session handles; a scope only remembers which ids are its own.
  */
-import type { ReplyOf, RequestOf } from '../contract.js';
+import type { ReplyOf, RequestOf } from '../wire/contract.js';
 import type { ExportTurn, SessionManager } from './manager.js';
 import { unknownSessionError } from './registry.js';
 

@@ -8,7 +8,7 @@
  * Why one bound for both: the raw-descriptor bound alone (256 KB a minute) was measured letting 380-490 KB/s through,
  * because Python's fd 2 reaches the server as worker log messages, which were logged unbounded.
  */
-import { MAX_LOG_CHARS } from '../wire-limits.js';
+import { MAX_LOG_CHARS } from '../wire/limits.js';
 
 /** Bounds of one session's log output. */
 export interface SessionLogLimits {

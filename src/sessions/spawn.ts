@@ -7,10 +7,10 @@
  */
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { Isolation, ProcessControl, SessionRequest, SupervisorOptions } from '../contract.js';
+import type { Isolation, ProcessControl, SessionRequest, SupervisorOptions } from '../wire/contract.js';
 import { SESSION_PROCESS_PATH } from '../paths.js';
-import { FrameDecoder, FrameError, writeFrame } from './frames.js';
-import { Supervisor } from './supervisor.js';
+import { FrameDecoder, FrameError, writeFrame } from '../wire/frames.js';
+import { Supervisor } from '../supervisor/supervisor.js';
 
 /** A running session, wherever it lives. Everything it reports through `onMessage` is untrusted, unparsed data. */
 export interface SessionEndpoint {
@@ -79,7 +79,7 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
     // Security: an environment with nothing of the server's, and stdio that is not the server's: no stdin,
     // stdout/stderr only logged. fd 3 is the supervisor's channel to the server (start, interrupt, read_file, and
     // what the worker does not send itself); fd 4 is the worker's own (requests, and replies without file bytes:
-    // workers/direct-channel.ts), which saves each call a relay through the process's main thread.
+    // workers/thread/direct-channel.ts), which saves each call a relay through the process's main thread.
     env: { GLIBC_TUNABLES: MALLOC_TUNABLES },
     stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
   });

@@ -14,7 +14,7 @@ import { PyodideMcpError } from '../errors.js';
 import { HARNESS_PATH, MODERN_ADAPTER_URL } from '../paths.js';
 import { isPurePython, modernVersion, readModernLock, wheelClosure, type Distribution } from '../python/distribution.js';
 import { SnapshotCache } from '../python/snapshot-cache.js';
-import { MemoryWatchdog, rssOf } from '../sandbox/memory-watchdog.js';
+import { MemoryWatchdog, rssOf } from './memory-watchdog.js';
 import type { Config } from '../server/config.js';
 import { SessionChannel } from './channel.js';
 import { PreloadScheduler } from './preload-scheduler.js';
@@ -22,7 +22,7 @@ import { PreloadScheduler } from './preload-scheduler.js';
 /** Largest frame a session process may send besides file pages: cell outcomes, listings, the boot snapshot. */
 const BASE_FRAME_BYTES = 600 * 2 ** 20;
 /**
- * Cells each session runs to warm up once it is idle (workers/warm-up.ts). Measured (`1+1` over stdio, process
+ * Cells each session runs to warm up once it is idle (workers/thread/warm-up.ts). Measured (`1+1` over stdio, process
  * isolation, 4,000 calls on a session from the pool, 500 at a time): without it the first 2,000 calls of a session
  * are the slow ones, about 4 times as many calls over 3 ms as later, because its code is still compiled by the
  * baseline tiers; with the cells run before, the worker answers the first 500 calls in 0.24 ms on average instead

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { rssOf } from '../../src/sandbox/memory-watchdog.js';
+import { rssOf } from '../../src/sessions/memory-watchdog.js';
 import { eventually, textOf } from '../helpers.js';
 import { startProbeServer, type ProbeServer } from '../security/probe.js';
 

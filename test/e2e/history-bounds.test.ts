@@ -10,7 +10,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { rssOf } from '../../src/sandbox/memory-watchdog.js';
+import { rssOf } from '../../src/sessions/memory-watchdog.js';
 import { startServer, textOf, type Harness } from '../helpers.js';
 
 /** The server process's own resident memory (not its sessions' processes), in MB. */
@@ -87,7 +87,10 @@ describe('export_notebook sized before it reads', () => {
     // for 180 MB of figures).
     assert.ok(grown < 40, `server RSS grew by ${grown.toFixed(0)} MB`);
     // Deleting the figures is one way out: missing ones are noted, and the notebook fits.
-    await h.ok('execute_code', { session_id: s, code: 'import shutil, os\nfor d in os.listdir("."):\n    if os.path.isdir(d): shutil.rmtree(d)' });
+    await h.ok('execute_code', {
+      session_id: s,
+      code: 'import shutil, os\nfor d in os.listdir("."):\n    if os.path.isdir(d): shutil.rmtree(d)',
+    });
     const ok = await h.ok('export_notebook', { session_id: s });
     assert.equal(ok.cells, 2);
     assert.equal((await h.ok('export_notebook', { session_id: bystander })).cells, 1);

@@ -40,7 +40,7 @@ describe('scientific stack, offline', () => {
   });
 
   it('C++ code called through a function pointer works (numpy.fft, scipy), and the session lives on', async () => {
-    // Before workers/runtime/linker-patches.ts, the legacy runtime called numpy.fft's pocketfft helpers in their
+    // Before workers/thread/runtime/linker-patches.ts, the legacy runtime called numpy.fft's pocketfft helpers in their
     // pointer-cast-emulated form and died ("Cannot convert 8 to a BigInt"), ending the session.
     const r = await run(
       'import numpy as np\n' +

@@ -1,5 +1,5 @@
 /**
- * Package data read on demand (workers/runtime/disk-package-data.ts): what LZ4's read path asks of `data` comes
+ * Package data read on demand (workers/thread/runtime/disk-package-data.ts): what LZ4's read path asks of `data` comes
  * back byte for byte from the file, the chunk-cache tail is writable memory of its own, and nothing outside the
  * file can be asked for.
  */
@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { diskPackageBytes } from '../../workers/runtime/disk-package-data.js';
+import { diskPackageBytes } from '../../workers/thread/runtime/disk-package-data.js';
 
 describe('package data read from disk on demand', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'pkgdata-'));

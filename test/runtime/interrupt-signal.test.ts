@@ -1,7 +1,7 @@
-/** The interrupt buffer as the interpreter polls it (workers/runtime/interrupt-signal.ts). */
+/** The interrupt buffer as the interpreter polls it (workers/thread/runtime/interrupt-signal.ts). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { losslessSignalView, type InterruptSignalView } from '../../workers/runtime/interrupt-signal.js';
+import { losslessSignalView, type InterruptSignalView } from '../../workers/thread/runtime/interrupt-signal.js';
 
 /** What both runtimes' poll does with the buffer: read slot 0, then write 0 (see the module's comment). */
 function poll(buffer: InterruptSignalView | Int32Array, between: () => void = () => {}): number {

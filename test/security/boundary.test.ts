@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { rssOf } from '../../src/sandbox/memory-watchdog.js';
+import { rssOf } from '../../src/sessions/memory-watchdog.js';
 import { textOf } from '../helpers.js';
 import { startProbeServer, type ProbeServer } from './probe.js';
 

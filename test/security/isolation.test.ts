@@ -24,7 +24,7 @@ describe('process isolation', () => {
   });
 
   it("the session process's pipes to the server are out of Python's reach", async () => {
-    // fd 3 is the supervisor's channel, fd 4 the worker's own (workers/direct-channel.ts). Python's descriptors are
+    // fd 3 is the supervisor's channel, fd 4 the worker's own (workers/thread/direct-channel.ts). Python's descriptors are
     // Emscripten's, not the process's: a frame written there never reaches the server.
     const { session_id } = await h.ok('execute_code', { code: 'kept = "intact"' });
     const frame = 'bytes([0, 0, 0, 5]) + b"junk!"';

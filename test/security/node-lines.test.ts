@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { modernDistDir } from '../../src/python/distribution.js';
-import { workerSandboxExecArgv } from '../../src/sandbox/worker-sandbox.js';
+import { workerSandboxExecArgv } from '../../src/supervisor/worker-sandbox.js';
 import { startProbeServer, type ProbeServer, startLoopback } from './probe.js';
 
 const major = Number(process.versions.node.split('.')[0]);
@@ -67,7 +67,7 @@ async function probeWorker(workerData: object, execArgv: string[]): Promise<{ re
 describe(`Node ${process.version}: the permission model of a session worker`, () => {
   it('uses the flag of this line and refuses writes, processes, bindings, files outside the allowed paths', async () => {
     const distDir = modernDistDir();
-    const harnessPath = fileURLToPath(new URL('../../../workers/harness.py', import.meta.url));
+    const harnessPath = fileURLToPath(new URL('../../../workers/python/harness.py', import.meta.url));
     const execArgv = workerSandboxExecArgv({ distDir, wheelsDir: null, wheelFiles: [], harnessPath });
     assert.ok(execArgv.includes(major >= 22 ? '--permission' : '--experimental-permission'), execArgv.join(' '));
     assert.equal(execArgv.includes('--allow-worker'), !inThreadHooks);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { legacyDistDir, modernDistDir } from '../../src/python/distribution.js';
-import { hardenWorkerIsolates, workerSandboxExecArgv } from '../../src/sandbox/worker-sandbox.js';
+import { hardenWorkerIsolates, workerSandboxExecArgv } from '../../src/supervisor/worker-sandbox.js';
 
 interface AuditResult {
   visited: number;
@@ -30,7 +30,7 @@ function audit(kind: 'modern' | 'legacy', control = false): Promise<AuditResult>
       distDir,
       wheelsDir: null,
       wheelFiles: [],
-      harnessPath: new URL('../../../workers/harness.py', import.meta.url).pathname,
+      harnessPath: new URL('../../../workers/python/harness.py', import.meta.url).pathname,
     }),
     stdout: true,
     stderr: true,

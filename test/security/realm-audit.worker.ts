@@ -12,9 +12,9 @@ import * as net from 'node:net';
 import realProcess from 'node:process';
 import vm from 'node:vm';
 import * as workerThreads from 'node:worker_threads';
-import { bootRuntime } from '../../workers/runtime/index.js';
-import { cellScope } from '../../workers/sandbox/cell-scope.js';
-import { lockdown, prepareSandbox } from '../../workers/sandbox/lockdown.js';
+import { bootRuntime } from '../../workers/thread/runtime/index.js';
+import { cellScope } from '../../workers/thread/realm/cell-scope.js';
+import { lockdown, prepareSandbox } from '../../workers/thread/realm/lockdown.js';
 
 const init = workerThreads.workerData as { kind: 'modern' | 'legacy'; distDir: string; control?: boolean };
 

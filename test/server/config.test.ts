@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 import { PACKAGE_WHEELS_DIR } from '../../src/paths.js';
 import { modernVersion } from '../../src/python/distribution.js';
 import { DEFAULT_PRELOAD } from '../../src/python/wheels.js';
-import type { MachineMemory } from '../../src/sandbox/memory-budget.js';
-import { DEFAULT_MAX_WASM_MEMORY_MB } from '../../src/sandbox/worker-sandbox.js';
+import type { MachineMemory } from '../../src/sessions/memory-budget.js';
+import { DEFAULT_MAX_WASM_MEMORY_MB } from '../../src/supervisor/worker-sandbox.js';
 import { envName, FLAGS, helpText, parseConfig, type Config, type FlagName } from '../../src/server/config.js';
 import { CONFIG_DOC, renderFlagTable, withCurrentTable } from '../../scripts/docs-config.js';
 

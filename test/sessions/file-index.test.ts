@@ -1,11 +1,11 @@
 /**
  * The server's metadata view of a session's files (src/sessions/file-index.ts) and the supervisor's copy of their
- * contents (src/sessions/file-store.ts): listing, sizes, and the file limits checked on every change set.
+ * contents (src/supervisor/file-store.ts): listing, sizes, and the file limits checked on every change set.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SessionFileIndex } from '../../src/sessions/file-index.js';
-import { QuotaViolation, SessionFileStore } from '../../src/sessions/file-store.js';
+import { QuotaViolation, SessionFileStore } from '../../src/supervisor/file-store.js';
 
 const limits = { maxFileBytes: 100, maxSessionBytes: 150, maxFiles: 3 };
 

@@ -1,7 +1,7 @@
 /** The cell history on its own: bounded by cells and by bytes, an oversized cell elided with a note, never silently. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { emptyOutcome } from '../../src/contract.js';
+import { emptyOutcome } from '../../src/wire/contract.js';
 import { CellHistory } from '../../src/sessions/history.js';
 import { Slots } from '../../src/sessions/slots.js';
 
@@ -21,7 +21,10 @@ describe('CellHistory', () => {
     assert.equal(kept.at(-1), 50);
     assert.equal(kept.length, 9, JSON.stringify(kept));
     assert.equal(history.dropped, 41);
-    assert.equal(history.bytes, history.all().reduce((sum, c) => sum + c.bytes, 0));
+    assert.equal(
+      history.bytes,
+      history.all().reduce((sum, c) => sum + c.bytes, 0),
+    );
   });
 
   it('counts multi-byte text in UTF-8 bytes, display texts and errors included', () => {

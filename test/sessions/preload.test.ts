@@ -1,6 +1,6 @@
 /**
  * Sessions ready before their preload: the SessionManager with real session processes and the legacy runtime
- * (Pyodide 0.17.1), preloading numpy and matplotlib in the background (workers/preloader.ts).
+ * (Pyodide 0.17.1), preloading numpy and matplotlib in the background (workers/thread/preloader.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { boundedSessionLog } from '../../src/sessions/session-log.js';
-import { MAX_LOG_CHARS } from '../../src/wire-limits.js';
+import { MAX_LOG_CHARS } from '../../src/wire/limits.js';
 
 /** A bounded log over an array, with a clock the test moves. */
 function setup(limits = { bytesPerMinute: 1000, totalBytes: 2500 }) {

@@ -1,5 +1,5 @@
 /**
- * The warm-up a session runs while it waits in the pool (workers/warm-up.ts): its loop, and, with real session
+ * The warm-up a session runs while it waits in the pool (workers/thread/warm-up.ts): its loop, and, with real session
  * processes, that it leaves nothing an agent can see and stops at an agent's first request.
  */
 import assert from 'node:assert/strict';
@@ -7,8 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { chooseDistribution } from '../../src/python/distribution.js';
 import { parseConfig } from '../../src/server/config.js';
 import { SessionManager } from '../../src/sessions/manager.js';
-import { SerialWork } from '../../workers/preloader.js';
-import { warmUp } from '../../workers/warm-up.js';
+import { SerialWork } from '../../workers/thread/preloader.js';
+import { warmUp } from '../../workers/thread/warm-up.js';
 import { eventually } from '../helpers.js';
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,7 +1,7 @@
 /** download_file: Writes a session file to the host, within the operator's allow-list. */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { checkHostPath, sessionPath, writeHostFile } from '../../sandbox/host-paths.js';
+import { checkHostPath, sessionPath, writeHostFile } from '../../sessions/host-paths.js';
 import { guarded, hostAccess, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerDownloadFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {

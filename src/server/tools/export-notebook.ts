@@ -2,7 +2,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { sessionPath } from '../../sandbox/host-paths.js';
+import { sessionPath } from '../../sessions/host-paths.js';
 import { PyodideMcpError } from '../../errors.js';
 import { buildNotebook, figurePaths, notebookBytesAtLeast, type FigureData } from '../notebook.js';
 import { countField, fileRefSchema, guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';

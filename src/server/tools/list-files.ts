@@ -1,7 +1,7 @@
 /** list_files: Lists a session's workspace from the server's file index (answers while the session runs code). */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { sessionPath, sessionUri } from '../../sandbox/host-paths.js';
+import { sessionPath, sessionUri } from '../../sessions/host-paths.js';
 import { guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerListFilesTool(server: McpServer, deps: ToolDeps): RegisteredTool {

@@ -1,7 +1,7 @@
 /** list_variables: what the session's namespace holds (names, types, short reprs; shape and dtype of data). */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { VARIABLE_KINDS } from '../../contract.js';
+import { VARIABLE_KINDS } from '../../wire/contract.js';
 import { capListing, MAX_LISTED, SHORT_CHARS } from '../namespace-reply.js';
 import { countField, guarded, ok, optionalArg, orNull, sessionIdField, type ToolDeps } from './shared.js';
 

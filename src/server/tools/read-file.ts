@@ -1,7 +1,7 @@
 /** read_file: Reads a page of a session file (text or base64), from the session's copy of its files. */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { looksLikeText, mimeType, sessionPath, sessionUri } from '../../sandbox/host-paths.js';
+import { looksLikeText, mimeType, sessionPath, sessionUri } from '../../sessions/host-paths.js';
 import { guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerReadFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {

@@ -1,7 +1,7 @@
 /** run_file: Runs a .py file of the workspace in the session's namespace (like %run -i); same reply as execute_code. */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { sessionPath } from '../../sandbox/host-paths.js';
+import { sessionPath } from '../../sessions/host-paths.js';
 import { executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
 import { guarded, pathField, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
 

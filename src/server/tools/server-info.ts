@@ -1,6 +1,6 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RUNTIME_KINDS } from '../../contract.js';
+import { RUNTIME_KINDS } from '../../wire/contract.js';
 import { countField, guarded, ok, type ToolDeps } from './shared.js';
 
 export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { version: string }): RegisteredTool {

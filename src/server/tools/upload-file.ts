@@ -1,7 +1,7 @@
 /** upload_file: Copies a regular host file into a session, within the operator's allow-list. */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { checkHostPath, readHostFile, sessionPath } from '../../sandbox/host-paths.js';
+import { checkHostPath, readHostFile, sessionPath } from '../../sessions/host-paths.js';
 import { fileRefSchema, guarded, hostAccess, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerUploadFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {

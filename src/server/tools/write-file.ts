@@ -2,7 +2,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
-import { sessionPath } from '../../sandbox/host-paths.js';
+import { sessionPath } from '../../sessions/host-paths.js';
 import { fileRefSchema, guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerWriteFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
