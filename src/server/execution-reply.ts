@@ -41,7 +41,9 @@ export const executionOutputShape = {
       dropped: z.number().describe('Older cells beyond --max-history-cells or --max-history-bytes, not replayed'),
       unread: z
         .array(z.string())
-        .describe('Parts of the saved cell log that could not be read (torn or corrupt lines, an unreadable log), with why; their cells were not replayed'),
+        .describe(
+          'Parts of the saved cell log that could not be read (torn or corrupt lines, an unreadable log), with why; their cells were not replayed',
+        ),
       files: z.number().describe('Workspace files copied back'),
       skipped_files: z.array(z.string()).describe('Files that could not be copied back'),
     })

@@ -42,7 +42,8 @@ function outputsOf(cell: HistoryCell, figures: FigureData): Output[] {
       metadata: {},
     });
   }
-  if (cell.elided) outputs.push({ output_type: 'display_data', data: { 'text/plain': lines(`[pyodide-mcp] ${cell.elided}`) }, metadata: {} });
+  if (cell.elided)
+    outputs.push({ output_type: 'display_data', data: { 'text/plain': lines(`[pyodide-mcp] ${cell.elided}`) }, metadata: {} });
   if (outcome.error) {
     outputs.push({
       output_type: 'error',

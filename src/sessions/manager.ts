@@ -275,7 +275,12 @@ export class SessionManager {
   }
 
   /** Writes a file in a call whose turn it is. */
-  private async writeNow(session: Session, path: string, data: Uint8Array, options: { append: boolean; overwrite: boolean }): Promise<FileRef> {
+  private async writeNow(
+    session: Session,
+    path: string,
+    data: Uint8Array,
+    options: { append: boolean; overwrite: boolean },
+  ): Promise<FileRef> {
     const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
     this.applyChanges(session, changes);
     await this.saveChanges(session, changes);

@@ -333,7 +333,8 @@ export class StateStore {
           window.push(parsed.cell, Buffer.byteLength(line) + 1);
         } else if (typeof parsed?.dropped === 'number' && Number.isSafeInteger(parsed.dropped) && parsed.dropped >= 0) {
           window.dropped += parsed.dropped;
-          if (Array.isArray(parsed.unread)) notes.push(...parsed.unread.filter((r): r is string => typeof r === 'string').slice(0, MAX_UNREAD_REASONS));
+          if (Array.isArray(parsed.unread))
+            notes.push(...parsed.unread.filter((r): r is string => typeof r === 'string').slice(0, MAX_UNREAD_REASONS));
         } else {
           count('not a cell');
         }

@@ -59,7 +59,10 @@ describe('cell history bounded by bytes', () => {
     const elided = nb.cells.find((c: { execution_count: number }) => c.execution_count === 2);
     assert.deepEqual(elided.metadata, { pyodide_mcp: { elided: true } });
     assert.equal(elided.outputs.length, 1);
-    assert.match(elided.outputs[0].data['text/plain'].join(''), /outputs of this cell took \d+ bytes, more than the whole history may hold/);
+    assert.match(
+      elided.outputs[0].data['text/plain'].join(''),
+      /outputs of this cell took \d+ bytes, more than the whole history may hold/,
+    );
     assert.equal(nb.cells.at(-1).outputs[0].data['text/plain'][0], '2');
   });
 });
@@ -91,7 +94,10 @@ describe('export_notebook sized before it reads', () => {
     // for 180 MB of figures).
     assert.ok(grown < 40, `server RSS grew by ${grown.toFixed(0)} MB`);
     // Deleting the figures is one way out: missing ones are noted, and the notebook fits.
-    await h.ok('execute_code', { session_id: s, code: 'import shutil, os\nfor d in os.listdir("."):\n    if os.path.isdir(d): shutil.rmtree(d)' });
+    await h.ok('execute_code', {
+      session_id: s,
+      code: 'import shutil, os\nfor d in os.listdir("."):\n    if os.path.isdir(d): shutil.rmtree(d)',
+    });
     const ok = await h.ok('export_notebook', { session_id: s });
     assert.equal(ok.cells, 2);
     assert.equal((await h.ok('export_notebook', { session_id: bystander })).cells, 1);

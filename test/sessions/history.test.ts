@@ -21,7 +21,10 @@ describe('CellHistory', () => {
     assert.equal(kept.at(-1), 50);
     assert.equal(kept.length, 9, JSON.stringify(kept));
     assert.equal(history.dropped, 41);
-    assert.equal(history.bytes, history.all().reduce((sum, c) => sum + c.bytes, 0));
+    assert.equal(
+      history.bytes,
+      history.all().reduce((sum, c) => sum + c.bytes, 0),
+    );
   });
 
   it('counts multi-byte text in UTF-8 bytes, display texts and errors included', () => {

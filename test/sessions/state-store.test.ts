@@ -34,7 +34,10 @@ describe('StateStore', () => {
     const open = join(root, 'open');
     mkdirSync(open, { mode: 0o777 });
     chmodSync(open, 0o777);
-    assert.throws(() => StateStore.open(open, { ttlMs: 1, limits, maxCells: 1, maxBytes: 4096, log: () => {} }), /writable by group or others/);
+    assert.throws(
+      () => StateStore.open(open, { ttlMs: 1, limits, maxCells: 1, maxBytes: 4096, log: () => {} }),
+      /writable by group or others/,
+    );
   });
 
   it('round-trips files and cells, and never treats a non-id as a path', async () => {
@@ -149,15 +152,15 @@ describe('StateStore', () => {
     await store.applyFiles(ID, [{ path: 'constructor', data: Buffer.from('c') }], []);
     const reopened = StateStore.open(store.dir, { ttlMs: 60_000, limits, maxCells: 5, maxBytes: 2 ** 20, log: () => {} });
     const loaded = await reopened.load(ID);
-    assert.deepEqual(
-      loaded?.files.map((f) => [f.path, Buffer.from(f.data).toString()]).sort(),
-      [
-        ['__proto__', 'p'],
-        ['constructor', 'c'],
-      ],
-    );
+    assert.deepEqual(loaded?.files.map((f) => [f.path, Buffer.from(f.data).toString()]).sort(), [
+      ['__proto__', 'p'],
+      ['constructor', 'c'],
+    ]);
     await reopened.applyFiles(ID, [], ['__proto__']);
-    assert.deepEqual((await store.load(ID))?.files.map((f) => f.path), ['constructor']);
+    assert.deepEqual(
+      (await store.load(ID))?.files.map((f) => f.path),
+      ['constructor'],
+    );
   });
 
   it('reads back within the file limits, and follows no link', async () => {

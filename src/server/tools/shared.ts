@@ -49,7 +49,8 @@ function noteRestored(result: CallToolResult, sessionId: string, report: Restore
   if (report.skipped.length > 0) parts.push(`not replayed (interrupted before the restart): ${report.skipped.join(', ')}`);
   if (report.dropped > 0)
     parts.push(`${report.dropped} older cells were no longer kept (--max-history-cells, --max-history-bytes) and were not replayed`);
-  if (report.unread.length > 0) parts.push(`parts of the saved cell log could not be read, their cells not replayed: ${report.unread.join('; ')}`);
+  if (report.unread.length > 0)
+    parts.push(`parts of the saved cell log could not be read, their cells not replayed: ${report.unread.join('; ')}`);
   if (report.skipped_files.length > 0) parts.push(`files not copied back: ${report.skipped_files.slice(0, 20).join(', ')}`);
   const line = parts.join('; ');
   const structured = result.structuredContent;
