@@ -52,7 +52,9 @@ const EXTRA_TYPES: Record<string, string> = {
 /** The MIME type for a file name; unknown kinds are application/octet-stream. */
 export function mimeType(path: string): string {
   const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-  return EXTRA_TYPES[extension] ?? (mime.lookup(path) || 'application/octet-stream');
+  // Security: own keys only; a file named `constructor` or `toString` would otherwise get a function for a type.
+  const type = Object.hasOwn(EXTRA_TYPES, extension) ? EXTRA_TYPES[extension] : mime.lookup(path);
+  return typeof type === 'string' && type !== '' ? type : 'application/octet-stream';
 }
 
 /** True when bytes look like text: valid UTF-8 with no NUL. */
