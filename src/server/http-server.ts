@@ -54,6 +54,8 @@ interface Client {
   requests: number;
   /** Bytes of this client's request bodies held now. */
   bodies: ByteBudget;
+  /** Ids of requests in flight that came alone in their POST (their response stream carries nothing else). */
+  alone: Set<string | number>;
 }
 
 export interface HttpServing {
@@ -80,6 +82,15 @@ function requestCount(body: unknown): number {
   return Array.isArray(body) ? body.filter(isRequest).length : isRequest(body) ? 1 : 0;
 }
 
+/** The request ids a parsed body cancels (notifications/cancelled). */
+function cancelledIds(body: unknown): (string | number)[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((m: unknown) => {
+    const message = m as { method?: unknown; params?: { requestId?: unknown } } | null;
+    const id = message?.method === 'notifications/cancelled' ? message.params?.requestId : undefined;
+    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+  });
+}
+
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
   const { log, manager } = options;
   const authorized = bearerCheck(options.authToken);
@@ -98,10 +109,20 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
   };
-  /** A body that was refused (maybe unread): the connection is closed after the reply rather than drained. */
-  const refuseBody = (res: ServerResponse, refusal: Refusal | null) => {
+  /**
+   * A body that was refused, maybe not read to its end. The rest is read and dropped (so that the client, still
+   * sending, gets the reply rather than a reset connection), until the read deadline; a body that arrived too slowly
+   * (408) is not waited for: its connection is closed after the reply.
+   */
+  const refuseBody = (req: IncomingMessage, res: ServerResponse, refusal: Refusal | null) => {
     if (!refusal) return void res.destroy();
-    refuse(res, refusal.status, refusal.message, { connection: 'close', ...refusal.headers }, refusal.code);
+    const slow = refusal.status === 408;
+    refuse(res, refusal.status, refusal.message, { ...(slow ? { connection: 'close' } : {}), ...refusal.headers }, refusal.code);
+    if (slow || req.complete) return;
+    req.resume();
+    const drain = setTimeout(() => req.destroy(), options.bodyTimeoutMs);
+    drain.unref();
+    req.once('close', () => clearTimeout(drain));
   };
 
   /** Counts a request as open on a client until its response ends (a GET stream stays open while connected). */
@@ -142,7 +163,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         client: client.bodies,
         deadlineMs: options.bodyTimeoutMs,
       });
-      if (!read.ok) return refuseBody(res, read.refusal);
+      if (!read.ok) return refuseBody(req, res, read.refusal);
       const requests = requestCount(read.body);
       // Notifications (a cancellation among them) and responses always pass: they hold nothing and answer at once.
       if (requests > 0 && client.requests + requests > options.maxClientRequests) {
@@ -155,8 +176,17 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       }
       const owner = client;
       owner.requests += requests;
-      res.once('close', () => (owner.requests -= requests));
-      return client.transport.handleRequest(req, res, read.body);
+      const alone = requests === 1 && !Array.isArray(read.body) ? (read.body as { id: string | number }).id : undefined;
+      if (alone !== undefined) owner.alone.add(alone);
+      res.once('close', () => {
+        owner.requests -= requests;
+        if (alone !== undefined) owner.alone.delete(alone);
+      });
+      await client.transport.handleRequest(req, res, read.body);
+      // The SDK replies nothing to a cancelled request, so its response stream would stay open until the client
+      // disconnects, holding a place in --max-client-requests and its body's bytes: it is closed here instead.
+      for (const id of cancelledIds(read.body)) if (owner.alone.has(id)) owner.transport.closeSSEStream(id);
+      return;
     }
     if (req.method !== 'POST') return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required.');
     if (clients.size + starting >= options.maxClients) {
@@ -176,7 +206,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         client: null,
         deadlineMs: options.bodyTimeoutMs,
       });
-      if (!read.ok) return refuseBody(res, read.refusal);
+      if (!read.ok) return refuseBody(req, res, read.refusal);
       const transport = new StreamableHTTPServerTransport({
         // Security: 192 bits from the CSPRNG. The id routes requests; the token (when set) is what authorizes them.
         sessionIdGenerator: () => randomBytes(24).toString('base64url'),
@@ -193,6 +223,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         lastSeen: Date.now(),
         open: 0,
         requests: 0,
+        alone: new Set(),
         bodies: new ByteBudget(options.maxClientBodyBytes, '--max-client-body-bytes'),
       };
       // Chained by the SDK's connect(): closing the transport (DELETE, expiry, shutdown) closes the client's sessions.
