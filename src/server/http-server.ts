@@ -3,7 +3,8 @@
  * (MCP session), each over its own SessionScope of the one SessionManager, so a client reaches only the Python
  * sessions it created. Order of checks on every request (Security): the bearer token, then Host/Origin, then the
  * path; then the body is read under the byte budgets (src/server/http-body.ts) and the client's bound on requests
- * in flight is checked; only then does the SDK get the parsed body.
+ * in flight is checked; then the request waits in its client's queue (src/server/fair-dispatch.ts: round-robin
+ * over clients, one per event-loop turn) and only then does the SDK get the parsed body.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -12,6 +13,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { SessionManager } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
 import { allowedHostNames, bearerCheck, hostAllowed } from './http-access.js';
+import { DROPPED, FairDispatcher } from './fair-dispatch.js';
 import { ByteBudget, readJsonBody, type Refusal } from './http-body.js';
 import type { CreatedServer } from './server.js';
 
@@ -29,7 +31,7 @@ export interface HttpServeOptions {
   maxInflightBodyBytes: number;
   /** Most bytes of request bodies held at once by one client (--max-client-body-bytes). */
   maxClientBodyBytes: number;
-  /** Most JSON-RPC requests of one client awaiting their replies (--max-client-requests). */
+  /** Most JSON-RPC requests of one client awaiting their replies, queued ones included (--max-client-requests). */
   maxClientRequests: number;
   /** Milliseconds a request body has to arrive in (--http-body-timeout). */
   bodyTimeoutMs: number;
@@ -74,6 +76,8 @@ const MCP_PATH = '/mcp';
  * that clients not yet admitted cannot take much of the server's budget.
  */
 const INITIALIZE_MAX_BYTES = 2 ** 20;
+/** The dispatch class of requests without an MCP session (initialize): one queue for all of them. */
+const NEW_CLIENTS = Symbol('new clients');
 
 /** How many JSON-RPC requests (not notifications or responses) a parsed body holds. */
 function requestCount(body: unknown): number {
@@ -103,6 +107,46 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   let calls = 0;
   const drained: (() => void)[] = [];
   const bodies = new ByteBudget(options.maxInflightBodyBytes, '--max-inflight-body-bytes');
+  /**
+   * Keyed by MCP session id. A client's JSON-RPC requests are bounded by --max-client-requests (queued ones count);
+   * the queue bound also covers its notifications, responses, GETs and DELETEs, each of which holds a connection.
+   */
+  const dispatcher = new FairDispatcher<string | typeof NEW_CLIENTS>(2 * options.maxClientRequests);
+  const tooMany = (res: ServerResponse, what: string) =>
+    refuse(
+      res,
+      429,
+      `Too Many Requests: ${what} (--max-client-requests ${options.maxClientRequests}). Wait for some replies before sending more.`,
+      {
+        'retry-after': '1',
+      },
+    );
+  /**
+   * Hands the request to the SDK in the client's turn. A request whose connection closes while it waits is dropped
+   * (its body's bytes and its place were released by the 'close' listeners of readJsonBody and the caller).
+   * Resolves to false if dropped or refused.
+   */
+  const dispatch = async (
+    key: string | typeof NEW_CLIENTS,
+    transport: StreamableHTTPServerTransport,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body?: unknown,
+  ): Promise<boolean> => {
+    let job;
+    try {
+      job = dispatcher.schedule(key, () => transport.handleRequest(req, res, body), key === NEW_CLIENTS ? Infinity : undefined);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      tooMany(res, `this client already has ${dispatcher.queued(key)} messages waiting to be handled`);
+      return false;
+    }
+    const drop = () => job.drop();
+    res.once('close', drop);
+    const outcome = await job.result;
+    res.off('close', drop);
+    return outcome !== DROPPED;
+  };
 
   const refuse = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000) => {
     if (res.headersSent) return void res.end();
@@ -156,7 +200,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       // The same answer for a closed, expired or made-up id: the client starts a new MCP session.
       if (!client) return refuse(res, 404, 'Session not found: initialize a new MCP session.');
       track(client, req, res);
-      if (req.method !== 'POST') return client.transport.handleRequest(req, res);
+      if (req.method !== 'POST') return void (await dispatch(sessionId, client.transport, req, res));
       const read = await readJsonBody(req, res, {
         maxBytes: options.maxBodyBytes,
         server: bodies,
@@ -166,13 +210,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       if (!read.ok) return refuseBody(req, res, read.refusal);
       const requests = requestCount(read.body);
       // Notifications (a cancellation among them) and responses always pass: they hold nothing and answer at once.
+      // Queued requests count too: a client that sends faster than it is served fills its place and gets 429.
       if (requests > 0 && client.requests + requests > options.maxClientRequests) {
-        return refuse(
-          res,
-          429,
-          `Too Many Requests: this client already has ${client.requests} requests awaiting replies (--max-client-requests ${options.maxClientRequests}). Wait for some replies before sending more.`,
-          { 'retry-after': '1' },
-        );
+        return tooMany(res, `this client already has ${client.requests} requests awaiting replies`);
       }
       const owner = client;
       owner.requests += requests;
@@ -182,7 +222,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         owner.requests -= requests;
         if (alone !== undefined) owner.alone.delete(alone);
       });
-      await client.transport.handleRequest(req, res, read.body);
+      if (!(await dispatch(sessionId, client.transport, req, res, read.body))) return;
       // The SDK replies nothing to a cancelled request, so its response stream would stay open until the client
       // disconnects, holding a place in --max-client-requests and its body's bytes: it is closed here instead.
       for (const id of cancelledIds(read.body)) if (owner.alone.has(id)) owner.transport.closeSSEStream(id);
@@ -233,7 +273,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       };
       await created.server.connect(transport);
       track(client, req, res);
-      await transport.handleRequest(req, res, read.body);
+      await dispatch(NEW_CLIENTS, transport, req, res, read.body);
     } finally {
       starting--;
     }
