@@ -6,7 +6,8 @@
  *
  * Environment knobs (for a quicker run): BENCH_ROUNDS (default 1 = full), BENCH_QUICK=1, BENCH_ONLY=<section> (only
  * that section's rows: pure-snapshot, the memory snapshot that holds a pure-Python preload set; round-trip; memory;
- * on-demand, sessions created 3 s apart and ten at once).
+ * on-demand, sessions created 3 s apart and ten at once; fairness, one HTTP client's latency while another floods
+ * tools/list, bench/fairness.ts).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -21,6 +22,7 @@ import { PACKAGE_WHEELS_DIR } from '../src/paths.js';
 import { modernVersion, readModernLock, wheelClosure } from '../src/python/distribution.js';
 import { userWheelsDir } from '../src/python/user-cache.js';
 import { checkWheelDir } from '../src/python/wheel-check.js';
+import { fairness } from './fairness.js';
 import { INVENTED_PRELOAD, inventedPackages, writeMirror } from '../test/fake-wheels.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -594,6 +596,7 @@ async function main(): Promise<void> {
       await roundTrip('thread');
     },
     'on-demand': sessionsOnDemand,
+    fairness: () => fairness(CLI, record, log),
     timeout: timeoutLatency,
     memory: async () => {
       await memory('none', 'modern, no preload', 'process');

@@ -4,7 +4,7 @@
  * --http); `pyodide-mcp fetch-wheels` fills the wheel cache instead (src/python/wheels-cli.ts).
  * The only module that reads process.argv / process.env. stdout carries protocol messages only.
  */
-import { helpText, parseConfig, type Config } from './server/config.js';
+import { helpText, httpLimits, parseConfig, type Config } from './server/config.js';
 import { chooseDistribution, type Distribution } from './python/distribution.js';
 import { fetchWheelsCommand } from './python/wheels-cli.js';
 import { packageVersion } from './paths.js';
@@ -88,7 +88,7 @@ async function serveOverHttp(
   distribution: Distribution,
   maxBodyBytes: number,
 ): Promise<number | undefined> {
-  const { authToken, allowedHosts, maxClients } = config.http;
+  const { authToken, allowedHosts, maxClients, maxClientRequests, bodyTimeoutMs } = config.http;
   const problem = exposureProblem(listen.host, authToken);
   if (problem) {
     log(problem);
@@ -120,6 +120,9 @@ async function serveOverHttp(
       allowedHosts,
       maxClients,
       maxBodyBytes,
+      ...httpLimits(config, maxBodyBytes),
+      maxClientRequests,
+      bodyTimeoutMs,
       idleMs: config.sessionTtlMs,
       manager,
       serverFor: (sessions) => createServer({ config, version, log, sessions }),

@@ -108,6 +108,11 @@ export const FLAGS = {
   'auth-token': { schema: z.string().min(16, 'a token must be at least 16 characters').max(4096).optional(), default: undefined, cliOnly: true, help: 'With --http: every request must carry "Authorization: Bearer TOKEN" (401 otherwise). Required to bind a non-loopback address. Prefer the env twin: a flag is visible in the process list.' },
   'allowed-hosts': { schema: list.pipe(z.array(z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)$/, 'expected host names without ports')).min(1)).optional(), default: undefined, cliOnly: true, help: 'With --http: comma-separated host names the server answers to in the Host and Origin headers (DNS-rebinding protection). Default: localhost, 127.0.0.1 and [::1] on a loopback address; any host otherwise (the token guards it).' },
   'max-clients': { schema: count(1, 10_000), default: '64', cliOnly: true, help: 'With --http: most MCP sessions (clients) open at once; one more is refused with 503.' },
+  'max-sessions-per-client': { schema: count(1, 1000).optional(), default: undefined, cliOnly: true, help: 'With --http: most Python sessions one client (MCP session) may hold at once, its share of --max-sessions; one more fails with CLIENT_SESSION_LIMIT. Default: a quarter of --max-sessions, at least 1 (4 of 16).' },
+  'max-client-requests': { schema: count(1, 10_000), default: '16', cliOnly: true, help: 'With --http: most JSON-RPC requests one client may have awaiting replies; one more is refused with 429 (notifications, such as cancellations, always pass).' },
+  'max-inflight-body-bytes': { schema: count(2 ** 20, 2 ** 34).optional(), default: undefined, cliOnly: true, help: 'With --http: most bytes of request bodies held at once over all clients (counted as they arrive, until answered); a body that does not fit is refused with 503 and Retry-After. The last MiB is kept for bodies up to 64 KiB. Default: 4 times the largest message (about 354 MB with the default --max-file-bytes).' },
+  'max-client-body-bytes': { schema: count(2 ** 20, 2 ** 34).optional(), default: undefined, cliOnly: true, help: 'With --http: most bytes of request bodies one client may hold at once; beyond it 503 and Retry-After. Default: the largest message plus 1 MiB (one largest upload and small calls beside it).' },
+  'http-body-timeout': { schema: seconds(3600), default: '120', cliOnly: true, help: 'With --http: seconds a request body has to arrive in; a slower one is answered 408 and its bytes released (a slow body cannot hold the budgets).' },
 } as const satisfies Record<string, FlagSpec>;
 
 export type FlagName = keyof typeof FLAGS;
@@ -299,7 +304,28 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
       /** null: the default for the address (loopback names on loopback, any otherwise). */
       allowedHosts: read('allowed-hosts') ?? null,
       maxClients: read('max-clients'),
+      /** null: a quarter of --max-sessions, at least 1 (see httpLimits). */
+      maxSessionsPerClient: read('max-sessions-per-client') ?? null,
+      maxClientRequests: read('max-client-requests'),
+      /** null: 4 times the largest message (see httpLimits). */
+      maxInflightBodyBytes: read('max-inflight-body-bytes') ?? null,
+      /** null: the largest message plus 1 MiB (see httpLimits). */
+      maxClientBodyBytes: read('max-client-body-bytes') ?? null,
+      bodyTimeoutMs: Math.round(read('http-body-timeout') * 1000),
     },
+  };
+}
+
+/**
+ * The HTTP bounds whose defaults follow other settings: the largest message (from --max-code-chars and
+ * --max-file-bytes, see maxMessageBytes) and --max-sessions.
+ */
+export function httpLimits(config: Config, maxBodyBytes: number) {
+  const { http } = config;
+  return {
+    maxSessionsPerClient: http.maxSessionsPerClient ?? Math.max(1, Math.ceil(config.maxSessions / 4)),
+    maxInflightBodyBytes: http.maxInflightBodyBytes ?? 4 * maxBodyBytes,
+    maxClientBodyBytes: http.maxClientBodyBytes ?? maxBodyBytes + 2 ** 20,
   };
 }
 

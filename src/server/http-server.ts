@@ -2,7 +2,9 @@
  * The CLI's Streamable HTTP mode: MCP at /mcp, one SDK StreamableHTTPServerTransport and one McpServer per client
  * (MCP session), each over its own SessionScope of the one SessionManager, so a client reaches only the Python
  * sessions it created. Order of checks on every request (Security): the bearer token, then Host/Origin, then the
- * path; only then does the SDK read the body (bounded by maxBodyBytes).
+ * path; then the body is read under the byte budgets (src/server/http-body.ts) and the client's bound on requests
+ * in flight is checked; then the request waits in its client's queue (src/server/fair-dispatch.ts: round-robin
+ * over clients, one per event-loop turn) and only then does the SDK get the parsed body.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,6 +13,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { SessionManager } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
 import { allowedHostNames, bearerCheck, hostAllowed } from './http-access.js';
+import { DROPPED, FairDispatcher } from './fair-dispatch.js';
+import { ByteBudget, readJsonBody, type Refusal } from './http-body.js';
 import type { CreatedServer } from './server.js';
 
 export interface HttpServeOptions {
@@ -23,9 +27,19 @@ export interface HttpServeOptions {
   maxClients: number;
   /** Largest POST body, in bytes (the same bound as a stdio line). */
   maxBodyBytes: number;
+  /** Most bytes of request bodies held at once over all clients (--max-inflight-body-bytes). */
+  maxInflightBodyBytes: number;
+  /** Most bytes of request bodies held at once by one client (--max-client-body-bytes). */
+  maxClientBodyBytes: number;
+  /** Most JSON-RPC requests of one client awaiting their replies, queued ones included (--max-client-requests). */
+  maxClientRequests: number;
+  /** Milliseconds a request body has to arrive in (--http-body-timeout). */
+  bodyTimeoutMs: number;
   /** An MCP session with no request (and no open stream) for this long is closed, with its Python sessions. */
   idleMs: number;
   manager: SessionManager;
+  /** Most Python sessions one client may hold at once (--max-sessions-per-client). */
+  maxSessionsPerClient: number;
   /** Builds the MCP server of one client over its scope. */
   serverFor: (sessions: SessionScope) => CreatedServer;
   log: (message: string) => void;
@@ -38,6 +52,12 @@ interface Client {
   lastSeen: number;
   /** Open requests, streams included: a connected client is never expired. */
   open: number;
+  /** JSON-RPC requests awaiting their replies (notifications and responses are not counted). */
+  requests: number;
+  /** Bytes of this client's request bodies held now. */
+  bodies: ByteBudget;
+  /** Ids of requests in flight that came alone in their POST (their response stream carries nothing else). */
+  alone: Set<string | number>;
 }
 
 export interface HttpServing {
@@ -51,6 +71,29 @@ export interface HttpServing {
 }
 
 const MCP_PATH = '/mcp';
+/**
+ * Largest body of a request without an MCP session (an initialize request: a few hundred bytes in practice), so
+ * that clients not yet admitted cannot take much of the server's budget.
+ */
+const INITIALIZE_MAX_BYTES = 2 ** 20;
+/** The dispatch class of requests without an MCP session (initialize): one queue for all of them. */
+const NEW_CLIENTS = Symbol('new clients');
+
+/** How many JSON-RPC requests (not notifications or responses) a parsed body holds. */
+function requestCount(body: unknown): number {
+  const isRequest = (m: unknown) =>
+    typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string' && 'id' in m;
+  return Array.isArray(body) ? body.filter(isRequest).length : isRequest(body) ? 1 : 0;
+}
+
+/** The request ids a parsed body cancels (notifications/cancelled). */
+function cancelledIds(body: unknown): (string | number)[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((m: unknown) => {
+    const message = m as { method?: unknown; params?: { requestId?: unknown } } | null;
+    const id = message?.method === 'notifications/cancelled' ? message.params?.requestId : undefined;
+    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+  });
+}
 
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
   const { log, manager } = options;
@@ -63,11 +106,67 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   /** POST requests not yet answered (tool calls), and who waits for them to reach zero (shutdown). */
   let calls = 0;
   const drained: (() => void)[] = [];
+  const bodies = new ByteBudget(options.maxInflightBodyBytes, '--max-inflight-body-bytes');
+  /**
+   * Keyed by MCP session id. A client's JSON-RPC requests are bounded by --max-client-requests (queued ones count);
+   * the queue bound also covers its notifications, responses, GETs and DELETEs, each of which holds a connection.
+   */
+  const dispatcher = new FairDispatcher<string | typeof NEW_CLIENTS>(2 * options.maxClientRequests);
+  const tooMany = (res: ServerResponse, what: string) =>
+    refuse(
+      res,
+      429,
+      `Too Many Requests: ${what} (--max-client-requests ${options.maxClientRequests}). Wait for some replies before sending more.`,
+      {
+        'retry-after': '1',
+      },
+    );
+  /**
+   * Hands the request to the SDK in the client's turn. A request whose connection closes while it waits is dropped
+   * (its body's bytes and its place were released by the 'close' listeners of readJsonBody and the caller).
+   * Resolves to false if dropped or refused.
+   */
+  const dispatch = async (
+    key: string | typeof NEW_CLIENTS,
+    transport: StreamableHTTPServerTransport,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body?: unknown,
+  ): Promise<boolean> => {
+    let job;
+    try {
+      job = dispatcher.schedule(key, () => transport.handleRequest(req, res, body), key === NEW_CLIENTS ? Infinity : undefined);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      tooMany(res, `this client already has ${dispatcher.queued(key)} messages waiting to be handled`);
+      return false;
+    }
+    const drop = () => job.drop();
+    res.once('close', drop);
+    const outcome = await job.result;
+    res.off('close', drop);
+    return outcome !== DROPPED;
+  };
 
-  const refuse = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
+  const refuse = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000) => {
     if (res.headersSent) return void res.end();
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  };
+  /**
+   * A body that was refused, maybe not read to its end. The rest is read and dropped (so that the client, still
+   * sending, gets the reply rather than a reset connection), until the read deadline; a body that arrived too slowly
+   * (408) is not waited for: its connection is closed after the reply.
+   */
+  const refuseBody = (req: IncomingMessage, res: ServerResponse, refusal: Refusal | null) => {
+    if (!refusal) return void res.destroy();
+    const slow = refusal.status === 408;
+    refuse(res, refusal.status, refusal.message, { ...(slow ? { connection: 'close' } : {}), ...refusal.headers }, refusal.code);
+    if (slow || req.complete) return;
+    req.resume();
+    const drain = setTimeout(() => req.destroy(), options.bodyTimeoutMs);
+    drain.unref();
+    req.once('close', () => clearTimeout(drain));
   };
 
   /** Counts a request as open on a client until its response ends (a GET stream stays open while connected). */
@@ -101,7 +200,33 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       // The same answer for a closed, expired or made-up id: the client starts a new MCP session.
       if (!client) return refuse(res, 404, 'Session not found: initialize a new MCP session.');
       track(client, req, res);
-      return client.transport.handleRequest(req, res);
+      if (req.method !== 'POST') return void (await dispatch(sessionId, client.transport, req, res));
+      const read = await readJsonBody(req, res, {
+        maxBytes: options.maxBodyBytes,
+        server: bodies,
+        client: client.bodies,
+        deadlineMs: options.bodyTimeoutMs,
+      });
+      if (!read.ok) return refuseBody(req, res, read.refusal);
+      const requests = requestCount(read.body);
+      // Notifications (a cancellation among them) and responses always pass: they hold nothing and answer at once.
+      // Queued requests count too: a client that sends faster than it is served fills its place and gets 429.
+      if (requests > 0 && client.requests + requests > options.maxClientRequests) {
+        return tooMany(res, `this client already has ${client.requests} requests awaiting replies`);
+      }
+      const owner = client;
+      owner.requests += requests;
+      const alone = requests === 1 && !Array.isArray(read.body) ? (read.body as { id: string | number }).id : undefined;
+      if (alone !== undefined) owner.alone.add(alone);
+      res.once('close', () => {
+        owner.requests -= requests;
+        if (alone !== undefined) owner.alone.delete(alone);
+      });
+      if (!(await dispatch(sessionId, client.transport, req, res, read.body))) return;
+      // The SDK replies nothing to a cancelled request, so its response stream would stay open until the client
+      // disconnects, holding a place in --max-client-requests and its body's bytes: it is closed here instead.
+      for (const id of cancelledIds(read.body)) if (owner.alone.has(id)) owner.transport.closeSSEStream(id);
+      return;
     }
     if (req.method !== 'POST') return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required.');
     if (clients.size + starting >= options.maxClients) {
@@ -114,6 +239,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     starting++;
     let client: Client | undefined;
     try {
+      // Security: before a client exists only its initialize request is read, under a small bound of its own.
+      const read = await readJsonBody(req, res, {
+        maxBytes: Math.min(options.maxBodyBytes, INITIALIZE_MAX_BYTES),
+        server: bodies,
+        client: null,
+        deadlineMs: options.bodyTimeoutMs,
+      });
+      if (!read.ok) return refuseBody(req, res, read.refusal);
       const transport = new StreamableHTTPServerTransport({
         // Security: 192 bits from the CSPRNG. The id routes requests; the token (when set) is what authorizes them.
         sessionIdGenerator: () => randomBytes(24).toString('base64url'),
@@ -123,8 +256,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
           log(`MCP session ${id} opened (${clients.size} open)`);
         },
       });
-      const created = options.serverFor(new SessionScope(manager));
-      client = { transport, created, lastSeen: Date.now(), open: 0 };
+      const created = options.serverFor(new SessionScope(manager, { maxSessions: options.maxSessionsPerClient }));
+      client = {
+        transport,
+        created,
+        lastSeen: Date.now(),
+        open: 0,
+        requests: 0,
+        alone: new Set(),
+        bodies: new ByteBudget(options.maxClientBodyBytes, '--max-client-body-bytes'),
+      };
       // Chained by the SDK's connect(): closing the transport (DELETE, expiry, shutdown) closes the client's sessions.
       transport.onclose = () => {
         const id = transport.sessionId;
@@ -132,7 +273,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       };
       await created.server.connect(transport);
       track(client, req, res);
-      await transport.handleRequest(req, res);
+      await dispatch(NEW_CLIENTS, transport, req, res, read.body);
     } finally {
       starting--;
     }

@@ -29,6 +29,7 @@ import { registerRegisterToolTool, registerUnregisterToolTool } from './tools/re
 import { registerRemoveVariablesTool } from './tools/remove-variables.js';
 import { registerResetSessionTool } from './tools/reset-session.js';
 import { DynamicTools } from './dynamic-tools.js';
+import { cacheToolList } from './tool-list-cache.js';
 import { applyToolProfile, recordTools } from './tool-profile.js';
 import { registerWriteFileTool } from './tools/write-file.js';
 import { registerSessionFileResources } from './resources.js';
@@ -108,6 +109,8 @@ export function createServer(
     throw error;
   }
   registerSessionFileResources(server, sessions, config.maxReplyBytes);
+  // After the profile: a change made to a tool without the SDK's update() (outputSchema above) must precede it.
+  cacheToolList(server);
   // The client is gone (its transport closed, an HTTP session ended): nobody can reach its sessions any more.
   server.server.onclose = () => void sessions.closeAll().catch((error: Error) => log(`error while closing sessions: ${error.message}`));
   return {

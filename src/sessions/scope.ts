@@ -5,6 +5,7 @@
  * stays the only owner of session handles; a scope only remembers which ids are its own.
  */
 import type { ReplyOf, RequestOf } from '../wire/contract.js';
+import { PyodideMcpError } from '../errors.js';
 import type { ExportTurn, SessionManager } from './manager.js';
 import { unknownSessionError } from './registry.js';
 
@@ -46,8 +47,17 @@ export class SessionScope implements SessionAccess {
   /** Unsubscribes this scope's namespace listeners from the manager. */
   private readonly listeners: (() => void)[] = [];
   private closed = false;
+  /** Sessions this scope is creating now: they count toward its share before they exist. */
+  private pending = 0;
 
-  constructor(private readonly manager: SessionManager) {}
+  /**
+   * @param options.maxSessions Most sessions this client may hold at once, its share of --max-sessions
+   *   (--max-sessions-per-client); default: no share of its own, only the manager's --max-sessions.
+   */
+  constructor(
+    private readonly manager: SessionManager,
+    private readonly options: { maxSessions?: number } = {},
+  ) {}
 
   get facts(): SessionManager['facts'] {
     return this.manager.facts;
@@ -71,8 +81,12 @@ export class SessionScope implements SessionAccess {
   }
 
   async create(): ReturnType<SessionManager['create']> {
-    const created = await this.manager.create();
-    this.owned.add(created.id);
+    const created = await this.counted(async () => {
+      const started = await this.manager.create();
+      // Owned before it stops counting as pending, so that no create in between sees one session fewer.
+      this.owned.add(started.id);
+      return started;
+    });
     // The client went away while its session booted: nobody can reach the session, so it must not linger.
     if (this.closed) await this.manager.close(created.id).catch(() => {});
     this.forgetGone();
@@ -156,6 +170,8 @@ export class SessionScope implements SessionAccess {
    * stays another's: null, and the call then finds no such session.
    */
   async restore(id: string): ReturnType<SessionManager['restore']> {
+    // Not checked against this client's share: this runs before every call that names a session (null for a live
+    // or unknown id), and a restored session was held before the restart. It counts toward the share afterwards.
     const report = await this.manager.restore(id);
     if (report) this.owned.add(id);
     return report;
@@ -179,6 +195,26 @@ export class SessionScope implements SessionAccess {
     this.closed = true;
     await Promise.all(this.liveIds().map((id) => this.manager.close(id).catch(() => {})));
     this.listeners.splice(0).forEach((off) => off());
+  }
+
+  /**
+   * Runs `start` (which may start a session) if this client is below its share, counting it while it runs.
+   * Security: one client cannot take every slot of --max-sessions and lock the other clients out.
+   */
+  private async counted<T>(start: () => Promise<T>): Promise<T> {
+    const max = this.options.maxSessions;
+    if (max !== undefined && this.size + this.pending >= max) {
+      throw new PyodideMcpError(
+        'CLIENT_SESSION_LIMIT',
+        `This client already holds ${max} sessions, its share of the server (--max-sessions-per-client). Close one with close_session (list_sessions shows yours), or reuse one by passing its session_id.`,
+      );
+    }
+    this.pending++;
+    try {
+      return await start();
+    } finally {
+      this.pending--;
+    }
   }
 
   /** The id if this scope created it; otherwise the error for an unknown id, word for word. */

@@ -105,6 +105,11 @@ const SAMPLES: Record<FlagName, Sample> = {
     bad: 'h:80',
   },
   'max-clients': { value: '3', field: (c) => c.http.maxClients, expected: 3, bad: '0' },
+  'max-sessions-per-client': { value: '2', field: (c) => c.http.maxSessionsPerClient, expected: 2, bad: '0' },
+  'max-client-requests': { value: '4', field: (c) => c.http.maxClientRequests, expected: 4, bad: '0' },
+  'max-inflight-body-bytes': { value: '8388608', field: (c) => c.http.maxInflightBodyBytes, expected: 8_388_608, bad: '1000' },
+  'max-client-body-bytes': { value: '4194304', field: (c) => c.http.maxClientBodyBytes, expected: 4_194_304, bad: '1.5' },
+  'http-body-timeout': { value: '2.5', field: (c) => c.http.bodyTimeoutMs, expected: 2500, bad: '0' },
 };
 
 const isSwitch = (flag: FlagName) => 'boolean' in FLAGS[flag];
@@ -161,7 +166,17 @@ describe('parseConfig', () => {
       allowDirs: [],
       structuredContent: true,
       resourceLinks: false,
-      http: { listen: null, authToken: null, allowedHosts: null, maxClients: 64 },
+      http: {
+        listen: null,
+        authToken: null,
+        allowedHosts: null,
+        maxClients: 64,
+        maxSessionsPerClient: null,
+        maxClientRequests: 16,
+        maxInflightBodyBytes: null,
+        maxClientBodyBytes: null,
+        bodyTimeoutMs: 120_000,
+      },
     });
     assert.match(snapshotDir!, /pyodide-mcp\/snapshots$/);
     assert.deepEqual(
