@@ -7,7 +7,7 @@
  * Environment knobs (for a quicker run): BENCH_ROUNDS (default 1 = full), BENCH_QUICK=1, BENCH_ONLY=<section> (only
  * that section's rows: pure-snapshot, the memory snapshot that holds a pure-Python preload set; round-trip; memory;
  * on-demand, sessions created 3 s apart and ten at once; fairness, one HTTP client's latency while another floods
- * tools/list, bench/fairness.ts).
+ * tools/list, bench/fairness.ts; history, the server with 16 sessions at their history bound).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -24,6 +24,7 @@ import { userWheelsDir } from '../src/python/user-cache.js';
 import { checkWheelDir } from '../src/python/wheel-check.js';
 import { fairness } from './fairness.js';
 import { INVENTED_PRELOAD, inventedPackages, writeMirror } from '../test/fake-wheels.js';
+import { historyBound } from './history-bound.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const CLI = join(HERE, '..', 'src', 'cli.js');
@@ -603,6 +604,7 @@ async function main(): Promise<void> {
       await memory(STACK, 'legacy, scientific stack', 'process');
       await idleServer();
     },
+    history: () => historyBound({ startServer, push: (row) => rows.push(row), log }),
   };
   const only = process.env.BENCH_ONLY;
   if (only) {
