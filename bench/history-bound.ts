@@ -15,6 +15,8 @@ export interface HistoryBenchDeps {
     pid: number;
     call: (name: string, args?: Record<string, unknown>) => Promise<Record<string, any>>;
     close: () => Promise<void>;
+    /** The server's stderr, by line. */
+    logs: string[];
   }>;
   push(row: { metric: string; p50: number | null; p95: number | null; n: number; unit: string; target?: string; note?: string }): void;
   log(message: string): void;
@@ -64,6 +66,9 @@ export async function historyBound(deps: HistoryBenchDeps): Promise<void> {
       note: `server process only; ${before.toFixed(0)} MB with the sessions empty, +${(after - before).toFixed(0)} MB for ${SESSIONS} × ${CELLS} cells of 1 MB (each history keeps ${exported.cells}, ${exported.dropped_cells} dropped); --preload none`,
     });
     deps.log(`history bound: server ${before.toFixed(0)} → ${after.toFixed(0)} MB RSS`);
+  } catch (error) {
+    deps.log(`history bound failed; the server's last lines:\n${server.logs.slice(-20).join('\n')}`);
+    throw error;
   } finally {
     await server.close();
   }

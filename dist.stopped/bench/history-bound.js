@@ -1,0 +1,52 @@
+/**
+ * BENCH_ONLY=history: the server's own resident memory with 16 sessions (the default --max-sessions) each at its
+ * history bound (the default --max-history-bytes, 8 MiB), filled with cells of 1 MB of stdout. The history lives in
+ * the server process, so the figure is the server's RSS, not its sessions' processes. Nothing is preloaded: what is
+ * measured does not depend on it, and 16 sessions boot faster without.
+ */
+import { readFileSync } from 'node:fs';
+const SESSIONS = 16;
+const HISTORY_BYTES = 8 * 2 ** 20;
+const OUTPUT = 10 ** 6;
+/** Cells per session: past the bound, so each history is full and dropping. */
+const CELLS = Math.ceil(HISTORY_BYTES / OUTPUT) + 2;
+const ownRssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+export async function historyBound(deps) {
+    const server = await deps.startServer([
+        '--warm-sessions',
+        '0',
+        '--max-sessions',
+        String(SESSIONS),
+        '--max-output-chars',
+        String(OUTPUT),
+        '--max-history-bytes',
+        String(HISTORY_BYTES),
+    ], 'none');
+    try {
+        const ids = [];
+        for (let i = 0; i < SESSIONS; i++)
+            ids.push((await server.call('create_session')).session_id);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const before = ownRssMb(server.pid);
+        const code = `print("x" * ${OUTPUT - 1})`;
+        for (let round = 0; round < CELLS; round++) {
+            await Promise.all(ids.map((session_id) => server.call('execute_code', { session_id, code })));
+        }
+        const exported = await server.call('export_notebook', { session_id: ids[0] });
+        // Idle long enough for V8's memory reducer (it starts 8 s after the last allocation burst).
+        await new Promise((resolve) => setTimeout(resolve, 12_000));
+        const after = ownRssMb(server.pid);
+        deps.push({
+            metric: `server RSS, ${SESSIONS} sessions at their history bound (--max-history-bytes ${HISTORY_BYTES})`,
+            p50: after,
+            p95: null,
+            n: 1,
+            unit: 'MB',
+            note: `server process only; ${before.toFixed(0)} MB with the sessions empty, +${(after - before).toFixed(0)} MB for ${SESSIONS} × ${CELLS} cells of 1 MB (each history keeps ${exported.cells}, ${exported.dropped_cells} dropped); --preload none`,
+        });
+        deps.log(`history bound: server ${before.toFixed(0)} → ${after.toFixed(0)} MB RSS`);
+    }
+    finally {
+        await server.close();
+    }
+}

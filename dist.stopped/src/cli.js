@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+/**
+ * The `pyodide-mcp` command: parses flags, picks the distribution, serves MCP over stdio (or Streamable HTTP with
+ * --http); `pyodide-mcp fetch-wheels` fills the wheel cache instead (src/python/wheels-cli.ts).
+ * The only module that reads process.argv / process.env. stdout carries protocol messages only.
+ */
+import { helpText, parseConfig } from './server/config.js';
+import { chooseDistribution } from './python/distribution.js';
+import { fetchWheelsCommand } from './python/wheels-cli.js';
+import { packageVersion } from './paths.js';
+import { exposureProblem } from './server/http-access.js';
+import { serveHttp } from './server/http-server.js';
+import { createServer } from './server/server.js';
+import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
+import { SessionManager } from './sessions/manager.js';
+import { SessionScope } from './sessions/scope.js';
+const log = (message) => process.stderr.write(`[pyodide-mcp] ${message}\n`);
+const version = packageVersion();
+async function main() {
+    // `pyodide-mcp fetch-wheels`: not an MCP session, so its lines may use stderr freely and it exits when done.
+    if (process.argv[2] === 'fetch-wheels')
+        return fetchWheelsCommand(process.argv.slice(3), process.env);
+    let action;
+    try {
+        action = parseConfig(process.argv.slice(2), process.env);
+    }
+    catch (error) {
+        log(error.message);
+        return 2;
+    }
+    if (action.action === 'help') {
+        // --help and --version are not MCP sessions, so stdout is free for them.
+        process.stdout.write(helpText(version));
+        return 0;
+    }
+    if (action.action === 'version') {
+        process.stdout.write(`${version}\n`);
+        return 0;
+    }
+    const { config } = action;
+    let distribution;
+    try {
+        distribution = chooseDistribution(config.runtime, config.preload, config.wheelDirs, config.lockFile);
+    }
+    catch (error) {
+        log(error.message);
+        return 2;
+    }
+    log(`distribution: ${distribution.kind} (${distribution.reason}); preload: ${config.preload.join(', ') || 'none'}`);
+    // Security: a message longer than the largest legitimate input is refused (stdio: skipped and answered with an
+    // error, rather than closing the transport, which would end every session; HTTP: 413).
+    const maxLineBytes = maxMessageBytes({ maxCodeChars: config.maxCodeChars, maxFileBytes: config.fileLimits.maxFileBytes });
+    if (config.http.listen)
+        return serveOverHttp(config, config.http.listen, distribution, maxLineBytes);
+    let created;
+    try {
+        created = createServer({ config, distribution, version, log });
+    }
+    catch (error) {
+        // A flag the server itself checks (--tools naming an unknown tool): a usage error like any other bad flag.
+        if (!(error instanceof TypeError))
+            throw error;
+        log(error.message);
+        return 2;
+    }
+    const { server, close } = created;
+    const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, { maxLineBytes, log });
+    // A line that is not JSON-RPC is reported here by the SDK, which then reads on.
+    transport.onerror = (error) => log(`stdio: ${describeStdioError(error)}`);
+    let stopping = false;
+    const shutdown = async (why) => {
+        if (stopping)
+            return;
+        stopping = true;
+        log(`shutting down (${why})`);
+        await close().catch((error) => log(`error while closing: ${error.message}`));
+        process.exit(0);
+    };
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    process.stdin.on('end', () => void shutdown('stdin closed'));
+    transport.onclose = () => void shutdown('transport closed');
+    await server.connect(transport);
+    log(`ready on stdio (messages up to ${maxLineBytes} bytes)`);
+    return undefined;
+}
+/** --http: Streamable HTTP at /mcp until SIGINT/SIGTERM. */
+async function serveOverHttp(config, listen, distribution, maxBodyBytes) {
+    const { authToken, allowedHosts, maxClients } = config.http;
+    const problem = exposureProblem(listen.host, authToken);
+    if (problem) {
+        log(problem);
+        return 2;
+    }
+    let manager;
+    try {
+        manager = new SessionManager(config, distribution, log);
+    }
+    catch (error) {
+        // An untrusted --state-dir: a usage error like any other bad flag.
+        if (!(error instanceof TypeError))
+            throw error;
+        log(error.message);
+        return 2;
+    }
+    try {
+        // A flag the server itself checks (--tools naming an unknown tool) fails here, at start, not per client.
+        await createServer({ config, version, log, sessions: new SessionScope(manager) }).close();
+    }
+    catch (error) {
+        await manager.closeAll();
+        if (!(error instanceof TypeError))
+            throw error;
+        log(error.message);
+        return 2;
+    }
+    let serving;
+    try {
+        serving = await serveHttp({
+            ...listen,
+            authToken,
+            allowedHosts,
+            maxClients,
+            maxBodyBytes,
+            idleMs: config.sessionTtlMs,
+            manager,
+            serverFor: (sessions) => createServer({ config, version, log, sessions }),
+            log,
+        });
+    }
+    catch (error) {
+        log(`cannot listen on ${listen.host}:${listen.port}: ${error.message}`);
+        await manager.closeAll();
+        return 1;
+    }
+    let stopping = false;
+    const shutdown = async (why) => {
+        if (stopping)
+            return;
+        stopping = true;
+        log(`shutting down (${why})`);
+        await serving.close().catch((error) => log(`error while closing: ${error.message}`));
+        process.exit(0);
+    };
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    log(`listening on ${serving.url}${authToken ? ' (bearer token required)' : ''}`);
+    return undefined;
+}
+main().then((code) => {
+    if (code !== undefined)
+        process.exit(code);
+}, (error) => {
+    log(`fatal: ${error?.stack ?? String(error)}`);
+    process.exit(1);
+});

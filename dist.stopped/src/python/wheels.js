@@ -1,0 +1,191 @@
+/**
+ * Offline wheel store for the modern Pyodide runtime: which wheels the preload set needs (from the pinned
+ * pyodide-lock.json), and copying them from the Pyodide CDN or a mirror into a wheel directory with each file's
+ * sha256 checked first. Only `pyodide-mcp fetch-wheels` (and the postinstall step) calls this; the server never
+ * downloads at run time.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { modernDistDir, wheelClosure } from './distribution.js';
+/** The scientific stack: the server's default `--preload` (src/server/config.ts) and what `npm run wheels:fetch` stores by default. */
+export const DEFAULT_PRELOAD = ['numpy', 'pandas', 'matplotlib', 'sympy'];
+/** Suffix of in-flight downloads; such files are never a usable wheel and are swept on a later run. */
+const PART = '.part';
+/** A temp file older than this is left over from an interrupted run; younger ones may belong to a concurrent install. */
+const STALE_PART_MS = 60 * 60 * 1000;
+/** How long an http(s) mirror may take to start answering, by default. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * Manifest for `names` and their dependency closure, from a pyodide-lock.json.
+ * Throws wheelClosure's TypeError for a package the lock does not know.
+ */
+export function buildManifest(lock, names, pyodideVersion = lockPyodideVersion(lock)) {
+    return {
+        pyodide_version: pyodideVersion,
+        python: lock.info.python,
+        preload: names,
+        wheels: wheelClosure(lock, names).map(({ name, version, file_name, sha256 }) => ({ name, version, file_name, sha256 })),
+    };
+}
+/** Pyodide version of a lock: recent locks do not record it, so fall back to the installed `pyodide` package. */
+function lockPyodideVersion(lock) {
+    if (typeof lock.info.version === 'string')
+        return lock.info.version;
+    return JSON.parse(readFileSync(join(modernDistDir(), 'package.json'), 'utf8')).version;
+}
+/** Hex sha256 of a file, streamed so that large wheels are never held in memory. */
+export async function sha256File(path) {
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(path), hash);
+    return hash.digest('hex');
+}
+/** Whether the file at `path` has the given sha256 (hex, case-insensitive). */
+export async function verifyFile(path, sha256) {
+    return (await sha256File(path)) === sha256.toLowerCase();
+}
+/**
+ * Copies every wheel of `manifest` from `from` into `destDir`. Each file is written under a temporary
+ * name, hashed, and renamed into place only if its sha256 matches, so destDir never holds an unverified
+ * wheel under its real name. Present files with the right hash are skipped; present files with a wrong
+ * hash are deleted and fetched again. Per-file problems are returned in `failed`, not thrown.
+ */
+export async function fetchWheels({ from, manifest, destDir, log = () => { }, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS, }) {
+    const source = openSource(from, connectTimeoutMs);
+    await mkdir(destDir, { recursive: true });
+    // An interrupted earlier run may have left temp files behind: they are unverified by definition. Young ones are
+    // left alone: two installs sharing the per-user cache may be fetching at the same time.
+    for (const entry of await readdir(destDir)) {
+        if (!entry.endsWith(PART))
+            continue;
+        const path = join(destDir, entry);
+        const info = await stat(path).catch(() => null);
+        if (info && Date.now() - info.mtimeMs > STALE_PART_MS)
+            await rm(path, { force: true });
+    }
+    const summary = { fetched: 0, skipped: 0, failed: [] };
+    for (const wheel of manifest.wheels) {
+        const { file_name, sha256 } = wheel;
+        // Lock file names are plain names; anything else could write outside destDir.
+        if (basename(file_name) !== file_name || file_name.startsWith('.')) {
+            summary.failed.push({
+                file_name,
+                reason: 'not a plain file name; the manifest is corrupt: regenerate it with --write-manifest-only',
+            });
+            continue;
+        }
+        const dest = join(destDir, file_name);
+        if (existsSync(dest)) {
+            if (await verifyFile(dest, sha256)) {
+                summary.skipped++;
+                continue;
+            }
+            log(`${file_name}: present but its sha256 does not match the lock; deleting and fetching it again`);
+            await rm(dest, { force: true });
+        }
+        const tmp = join(destDir, `.${file_name}.${randomBytes(4).toString('hex')}${PART}`);
+        try {
+            const problem = await source.copyTo(file_name, tmp);
+            if (problem) {
+                summary.failed.push({ file_name, reason: problem });
+                continue;
+            }
+            const actual = await sha256File(tmp);
+            if (actual !== sha256.toLowerCase()) {
+                summary.failed.push({
+                    file_name,
+                    reason: `sha256 mismatch (expected ${sha256}, got ${actual}, ${statSync(tmp).size} bytes from ${source.describe(file_name)}): ` +
+                        'the mirror copy is truncated, corrupt or a different build; replace it with the file from the Pyodide release matching pyodide-lock.json',
+                });
+                continue;
+            }
+            await rename(tmp, dest);
+            summary.fetched++;
+            log(`${file_name}: fetched and verified`);
+        }
+        catch (err) {
+            summary.failed.push({ file_name, reason: `could not copy from ${source.describe(file_name)}: ${err.message}` });
+        }
+        finally {
+            // After a successful rename this is a no-op; otherwise it removes the partial or mismatching file.
+            await rm(tmp, { force: true });
+        }
+    }
+    return summary;
+}
+/**
+ * Security: readable by all, writable by the owner only whatever the umask (it can only remove bits): a wheel is
+ * code every session runs, and the per-user cache refuses files that others may write.
+ */
+const WHEEL_MODE = 0o644;
+/** `from` as a base URL; without a trailing slash `new URL(name, base)` would drop its last path segment. */
+export function baseUrl(from) {
+    return from.endsWith('/') ? from : `${from}/`;
+}
+/** Whether `from` names an http(s) source (anything else is a directory). */
+export function isUrl(from) {
+    return /^https?:\/\//i.test(from);
+}
+/**
+ * Fetches `url`, giving up when no response has started within `timeoutMs` (a machine without network fails in
+ * that time, not after the platform's own connect timeout). The body then streams without a time limit.
+ */
+export async function fetchWithConnectTimeout(url, timeoutMs, method = 'GET') {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    timer.unref();
+    try {
+        return await fetch(url, { method, signal: controller.signal });
+    }
+    catch (error) {
+        // undici says "fetch failed" and keeps the reason (ENOTFOUND, ECONNREFUSED, …) in `cause`.
+        const cause = error.cause;
+        const reason = controller.signal.aborted
+            ? controller.signal.reason.message
+            : (cause?.code ?? cause?.message ?? error.message);
+        throw new Error(`cannot reach ${url.host}: ${reason}`, { cause: error });
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+/** A mirror: http(s) base URL via global fetch, or a local directory (path or file: URL). */
+function openSource(from, connectTimeoutMs) {
+    if (isUrl(from)) {
+        const base = baseUrl(from);
+        return {
+            describe: (name) => new URL(name, base).href,
+            async copyTo(name, tmp) {
+                const url = new URL(name, base);
+                const res = await fetchWithConnectTimeout(url, connectTimeoutMs);
+                if (!res.ok || !res.body) {
+                    await res.body?.cancel();
+                    return `HTTP ${res.status} ${res.statusText} for ${url.href}: the mirror does not serve this file; add it to the mirror or check the --from URL`;
+                }
+                await pipeline(Readable.fromWeb(res.body), createWriteStream(tmp, { flags: 'wx', mode: WHEEL_MODE }));
+                return null;
+            },
+        };
+    }
+    if (/^[a-z][a-z0-9+.-]+:\/\//i.test(from) && !from.startsWith('file:')) {
+        throw new TypeError(`Unsupported mirror ${JSON.stringify(from)}: use a local directory or an http(s):// URL.`);
+    }
+    const dir = from.startsWith('file:') ? fileURLToPath(from) : from;
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+        throw new TypeError(`Mirror directory ${JSON.stringify(dir)} does not exist: create it and put the wheel files in it, or pass an http(s) URL.`);
+    }
+    return {
+        describe: (name) => join(dir, name),
+        async copyTo(name, tmp) {
+            const src = join(dir, name);
+            if (!existsSync(src))
+                return `not found in mirror directory ${dir}: copy ${name} there from the Pyodide release matching pyodide-lock.json`;
+            await pipeline(createReadStream(src), createWriteStream(tmp, { flags: 'wx', mode: WHEEL_MODE }));
+            return null;
+        },
+    };
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { RUNTIME_KINDS } from '../../contract.js';
+import { guarded, ok } from './shared.js';
+export const runtimeShape = z.object({
+    python: z.string().describe('Python version, e.g. 3.14.2'),
+    pyodide: z.string().describe('Pyodide version, e.g. 314.0.7'),
+    distribution: z.enum(RUNTIME_KINDS).describe('Which bundled Pyodide distribution runs the session'),
+    reason: z.string().describe('Why the server runs this distribution'),
+});
+export function registerCreateSessionTool(server, deps) {
+    return server.registerTool('create_session', {
+        title: 'Create a Python session',
+        description: 'Starts a new, empty Python session (its own interpreter and virtual filesystem) with the preload packages already imported. Variables, imports and files persist across execute_code calls in that session.',
+        inputSchema: z.strictObject({}),
+        outputSchema: {
+            session_id: z.string(),
+            expires_at: z.string().describe('ISO time at which the session expires if unused'),
+            runtime: runtimeShape,
+            packages: z.record(z.string(), z.string()).describe('Preloaded packages and their versions'),
+        },
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    }, guarded(deps, async () => {
+        const { id, runtime, expiresAt } = await deps.sessions.create();
+        return ok({
+            session_id: id,
+            expires_at: new Date(expiresAt).toISOString(),
+            runtime: {
+                python: runtime.python,
+                pyodide: runtime.pyodide,
+                distribution: runtime.kind,
+                reason: deps.sessions.distribution.reason,
+            },
+            packages: runtime.packages,
+        });
+    }));
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { checkHostPath, sessionPath, writeHostFile } from '../../sandbox/host-paths.js';
+import { guarded, hostAccess, ok, optionalArg, sessionIdField } from './shared.js';
+export function registerDownloadFileTool(server, deps) {
+    const { sessions } = deps;
+    const { access, where } = hostAccess(deps.config);
+    return server.registerTool('download_file', {
+        title: 'Copy a session file to the host',
+        description: `Writes a session file to the host as a regular file, into ${where}; never under /proc, /sys or /dev, never through a symlink. Never replaces an existing host file unless overwrite is true.`,
+        inputSchema: z.strictObject({
+            session_id: sessionIdField,
+            path: z.string().max(4096).describe('Path in the session workspace'),
+            host_path: z.string().max(4096).describe('Destination on the host (its directory must exist)'),
+            overwrite: optionalArg(z.boolean(), 'Replace an existing host file'),
+        }),
+        outputSchema: { host_path: z.string(), size: z.number() },
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    }, guarded(deps, async ({ session_id, path, host_path, overwrite }) => {
+        const { data } = await sessions.readFile(session_id, sessionPath(path));
+        const real = checkHostPath(host_path, access, 'write');
+        await writeHostFile(real, data, overwrite ?? false);
+        return ok({ host_path: real, size: data.byteLength }, `Wrote ${data.byteLength} bytes to ${real}.`);
+    }));
+}

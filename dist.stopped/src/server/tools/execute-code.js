@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { checkCodeLength, executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
+import { guarded, optionalArg, timeoutField } from './shared.js';
+export function registerExecuteCodeTool(server, deps) {
+    const { config, sessions } = deps;
+    return server.registerTool('execute_code', {
+        title: 'Run Python code',
+        description: 'Runs Python code in a persistent session, like a notebook cell: variables, functions, imports and files persist between calls. ' +
+            'Returns stdout, stderr, the repr of the last expression as `result`, and an error with traceback if it raised. ' +
+            'Omit session_id (or pass null or "") to start a new session; the reply carries its id. Calls on one session run in order.',
+        inputSchema: z.strictObject({
+            code: z.string().describe('Python source to run'),
+            session_id: optionalArg(z.string().max(200), 'Session to run in; omit, null or "" to create one'),
+            timeout_seconds: timeoutField(config),
+        }),
+        outputSchema: executionOutputShape,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    }, guarded(deps, async ({ code, session_id, timeout_seconds }, extra) => {
+        checkCodeLength(config, code);
+        const timeoutMs = timeoutFor(config, timeout_seconds);
+        if (session_id)
+            return runWithProgress(deps, session_id, { code }, timeoutMs, extra);
+        const { id } = await sessions.create();
+        return runWithProgress(deps, id, { code }, timeoutMs, extra, true);
+    }));
+}

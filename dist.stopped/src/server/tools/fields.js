@@ -1,0 +1,50 @@
+/**
+ * Schema pieces the tools share, shaped for what agent frameworks' MCP clients accept: optional parameters that
+ * take null, nullable results as `anyOf`, counts without fake bounds.
+ */
+import { z } from 'zod';
+/**
+ * An optional parameter that also accepts null, read as absent. Models send null for "not given", and some clients
+ * (LangChain.js) validate arguments against the input schema before the call, so null must be declared:
+ * `anyOf: [T, {type: "null"}]`, not required. The description sits on the non-null branch, which keeps the `anyOf`
+ * form (see orNull).
+ */
+export function optionalArg(schema, description) {
+    return schema
+        .describe(description)
+        .nullish()
+        .transform((value) => value ?? undefined);
+}
+/**
+ * A result field that may be null. The description sits on the non-null branch: zod folds a union of two bare
+ * types into `type: [T, "null"]`, which strict validators (the MCP Inspector's `--strict`) flag; a described
+ * branch keeps the `anyOf` form.
+ */
+export function orNull(schema, description) {
+    return z.union([schema.describe(description), z.null()]);
+}
+/**
+ * A non-negative integer with no upper bound of its own. zod's `int()` states ±2^53 as bounds, which says nothing
+ * and reads like a real limit; where a real limit exists, use `.max()` instead.
+ */
+export function countField(description) {
+    const schema = z.number().int().min(0).meta({ maximum: undefined });
+    return description ? schema.describe(description) : schema;
+}
+/** timeout_seconds of execute_code and run_file: optional, at most --max-timeout. */
+export function timeoutField(config) {
+    const max = config.maxTimeoutMs / 1000;
+    return optionalArg(z.number().positive().max(max, `above the server's limit of ${max} s (--max-timeout); pass a smaller timeout_seconds`), `Time limit in seconds (default ${config.defaultTimeoutMs / 1000}, at most ${max})`);
+}
+/** A session id as tools accept it; content is checked by the session manager. */
+export const sessionIdField = z.string().max(200).describe('The session_id returned by create_session or execute_code.');
+/** A path in the session workspace, as file tools accept it. */
+export const pathField = z
+    .string()
+    .max(4096)
+    .describe('Path in the session workspace, relative (e.g. "data/input.csv") or under /workspace');
+/** A namespace name or dotted path, as the namespace tools accept it; checked by `checkedName`. */
+export const dottedNameField = z
+    .string()
+    .max(500)
+    .describe('A name in the session namespace, or a dotted path of attributes (e.g. "df", "df.columns", "np.linalg.solve"); never evaluated as code');

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { countField, guarded, ok, optionalArg, sessionIdField } from './shared.js';
+export function registerResetSessionTool(server, deps) {
+    return server.registerTool('reset_session', {
+        title: 'Reset a session',
+        description: "Clears the session's namespace, like restarting a notebook kernel but keeping the same session_id: every variable, function " +
+            'and import name goes, open figures close, the cell count and history start again. Workspace files are kept unless clear_files is true.',
+        inputSchema: z.strictObject({
+            session_id: sessionIdField,
+            clear_files: optionalArg(z.boolean(), 'Also delete every file in the workspace (default false)'),
+        }),
+        outputSchema: {
+            session_id: z.string(),
+            reset: z.literal(true),
+            removed: countField('Names removed from the namespace'),
+            files_deleted: countField('Files and directories deleted (clear_files)'),
+        },
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    }, guarded(deps, async ({ session_id, clear_files }) => {
+        const { removed, files_deleted } = await deps.sessions.reset(session_id, clear_files ?? false);
+        return ok({ session_id, reset: true, removed, files_deleted });
+    }));
+}

@@ -1,0 +1,189 @@
+/**
+ * Worker for realm-audit.test.ts: boots a runtime exactly as a session worker does (prepareSandbox → boot →
+ * lockdown, same execArgv from the host), then walks everything reachable from the realm's global object and
+ * from the Pyodide API object, WITHOUT calling getters or functions, and reports every path that reaches a
+ * dangerous object. Dangerous objects are identified by identity (captured here before lockdown) and by the names
+ * of their properties.
+ */
+import * as childProcess from 'node:child_process';
+import fsDefault, * as fsNamespace from 'node:fs';
+import nodeModule from 'node:module';
+import * as net from 'node:net';
+import realProcess from 'node:process';
+import vm from 'node:vm';
+import * as workerThreads from 'node:worker_threads';
+import { bootRuntime } from '../../workers/runtime/index.js';
+import { cellScope } from '../../workers/sandbox/cell-scope.js';
+import { lockdown, prepareSandbox } from '../../workers/sandbox/lockdown.js';
+const init = workerThreads.workerData;
+/** Objects that must not be reachable after lockdown, by identity. */
+const forbidden = (port) => new Map([
+    [realProcess, 'the real process object'],
+    // Their internal MessagePort speaks Node's worker protocol: a forged message there crashes the host (measured).
+    [realProcess.stdin, 'process.stdin'],
+    [realProcess.stdout, 'process.stdout'],
+    [realProcess.stderr, 'process.stderr'],
+    [fsDefault, 'node:fs'],
+    [fsNamespace, 'node:fs namespace'],
+    [fsDefault.promises, 'node:fs/promises'],
+    [childProcess, 'node:child_process'],
+    [net, 'node:net'],
+    [vm, 'node:vm'],
+    [vm.Script, 'vm.Script'],
+    [nodeModule, 'node:module (CJS Module)'],
+    [workerThreads, 'node:worker_threads'],
+    [workerThreads.Worker, 'Worker constructor'],
+    [port, 'the worker parentPort'],
+    [Object.getPrototypeOf(port), 'MessagePort.prototype'],
+    [workerThreads.MessageChannel, 'MessageChannel'],
+    [workerThreads.BroadcastChannel, 'BroadcastChannel'],
+    [globalThis.fetch, 'fetch'],
+]);
+/** Property names that betray a Node built-in module or a host-facing capability. */
+const suspiciousNames = new Set([
+    'readFileSync',
+    'writeFileSync',
+    'openSync',
+    'spawnSync',
+    'execSync',
+    'fork',
+    'dlopen',
+    'binding',
+    '_linkedBinding',
+    'reallyExit',
+    'getBuiltinModule',
+    'createRequire',
+    '_load',
+    'runInThisContext',
+    'compileFunction',
+    'createConnection',
+    'createServer',
+    'createSocket',
+    'globalAgent',
+    'parentPort',
+    'receiveMessageOnPort',
+    'kill',
+    'setEnvironmentData',
+    'writeHeapSnapshot',
+    'require',
+]);
+/** Functions compiled from WebAssembly (CPython's libc `kill`, `fork`, `dlopen` are wasm, not Node) and wasm globals. */
+function isWasmThing(value) {
+    const wasm = globalThis.WebAssembly;
+    if (value instanceof wasm.Global)
+        return true;
+    return typeof value === 'function' && /^\d+$/.test(value.name) && /\[native code\]/.test(Function.prototype.toString.call(value));
+}
+/** Emscripten's in-memory socket layer: its createSocket makes an FS node; network peers are stubbed (see lockdown). */
+const allowedNames = new Set(['pyodide_js._module.SOCKFS.createSocket']);
+async function main(port) {
+    const forbiddenObjects = forbidden(port);
+    prepareSandbox();
+    const runtime = await bootRuntime(init.kind, { distDir: init.distDir, wheelsDir: null, log: () => { } });
+    // control: walk WITHOUT lockdown, to show the walk finds what it looks for.
+    const report = init.control ? { removedGlobals: [], permissionModel: 'skipped' } : await lockdown({ runtime, log: () => { } });
+    // The worker's own call into Python after lockdown (cell-scope.ts refuses any other outside a cell).
+    const api = (await cellScope.host(() => runtime.runPython(`__import__('pyodide_js')`)));
+    const isPyProxy = (value) => {
+        try {
+            if (typeof api.isPyProxy === 'function')
+                return api.isPyProxy(value);
+            return value instanceof api.ffi.PyProxy;
+        }
+        catch {
+            return true;
+        }
+    };
+    // What user code gets back from a timer: after lockdown only inside a cell, and a plain number (a Node Timeout
+    // would hand out refresh() and its constructor, which schedule around the cell scope).
+    if (!init.control)
+        cellScope.begin();
+    const timer = setTimeout(() => { }, 1_000_000);
+    if (!init.control)
+        cellScope.end();
+    const roots = [
+        [globalThis, 'globalThis'],
+        [api, 'pyodide_js'],
+        [api._module, 'pyodide_js._module'],
+        [api._api, 'pyodide_js._api'],
+        [timer, '<a Timeout>'],
+    ];
+    const seen = new Set();
+    const findings = [];
+    if (!init.control && typeof timer !== 'number')
+        findings.push(`setTimeout returned a ${typeof timer}, not a number`);
+    const queue = [...roots];
+    let visited = 0;
+    while (queue.length > 0) {
+        const [object, path] = queue.shift();
+        if ((typeof object !== 'object' && typeof object !== 'function') || object === null || seen.has(object))
+            continue;
+        seen.add(object);
+        visited++;
+        if (forbiddenObjects.has(object))
+            findings.push(`${path} is ${forbiddenObjects.get(object)}`);
+        if (ArrayBuffer.isView(object) || object instanceof ArrayBuffer || object instanceof SharedArrayBuffer)
+            continue;
+        if (isPyProxy(object))
+            continue;
+        let keys;
+        try {
+            keys = Reflect.ownKeys(object);
+        }
+        catch {
+            continue;
+        }
+        for (const key of keys) {
+            const name = String(key);
+            let descriptor;
+            try {
+                descriptor = Reflect.getOwnPropertyDescriptor(object, key);
+            }
+            catch {
+                continue;
+            }
+            if (!descriptor)
+                continue;
+            if (typeof key === 'string' && suspiciousNames.has(key) && !isWasmThing(descriptor.value) && !allowedNames.has(`${path}.${name}`)) {
+                findings.push(`${path}.${name} (suspicious name)`);
+            }
+            if ('value' in descriptor)
+                queue.push([descriptor.value, `${path}.${name}`]);
+            if (descriptor.get) {
+                queue.push([descriptor.get, `${path}.${name}<get>`]);
+                // User code can call any getter (e.g. `js.process` is one in Node), so follow what it returns too.
+                try {
+                    const value = Reflect.apply(descriptor.get, object, []);
+                    if (value instanceof Promise)
+                        value.catch(() => { }); // e.g. stream getters called on their prototype
+                    queue.push([value, `${path}.${name}`]);
+                }
+                catch {
+                    // getter for another receiver (prototype accessors)
+                }
+            }
+            if (descriptor.set)
+                queue.push([descriptor.set, `${path}.${name}<set>`]);
+        }
+        try {
+            queue.push([Reflect.getPrototypeOf(object), `${path}.__proto__`]);
+        }
+        catch {
+            // revoked proxy
+        }
+    }
+    clearTimeout(timer);
+    let evalWorks = true;
+    try {
+        new Function('return 1');
+    }
+    catch {
+        evalWorks = false;
+    }
+    const importWorks = await import('node:net').then(() => true, () => false);
+    port.postMessage({ visited, findings, report, evalWorks, importWorks, hasProcessBinding: typeof globalThis.process?.binding });
+}
+// `npm test` runs every .js under dist/test/ as a test file: outside a worker this module does nothing.
+const port = workerThreads.parentPort;
+if (port)
+    main(port).catch((error) => port.postMessage({ error: String(error?.stack ?? error) }));

@@ -1,0 +1,90 @@
+/**
+ * The warm-up a session runs while it waits in the pool (workers/warm-up.ts): its loop, and, with real session
+ * processes, that it leaves nothing an agent can see and stops at an agent's first request.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { chooseDistribution } from '../../src/python/distribution.js';
+import { parseConfig } from '../../src/server/config.js';
+import { SessionManager } from '../../src/sessions/manager.js';
+import { SerialWork } from '../../workers/preloader.js';
+import { warmUp } from '../../workers/warm-up.js';
+import { eventually } from '../helpers.js';
+const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
+/** A SessionManager with these flags whose log lines go to `logs`. */
+function sessionManager(flags, logs) {
+    const action = parseConfig(flags, {});
+    if (action.action !== 'run')
+        throw new Error('config');
+    const { config } = action;
+    return new SessionManager(config, chooseDistribution(config.runtime, config.preload, config.wheelDirs), (m) => logs.push(m));
+}
+describe('warmUp (the loop)', () => {
+    it('runs the cells asked for, a turn at a time through the queue', async () => {
+        const work = new SerialWork();
+        let cells = 0;
+        const ran = await warmUp(35, { runCell: async () => void cells++, stop: () => false, work, yieldNow });
+        assert.equal(ran, 35);
+        assert.equal(cells, 35);
+    });
+    it('stops within its turn when a request comes, and the request runs next', async () => {
+        const work = new SerialWork();
+        const order = [];
+        let requests = 0;
+        let cells = 0;
+        const running = warmUp(1000, {
+            runCell: async () => {
+                cells++;
+                // A request arrives during the second turn; it is queued behind that turn, before the third.
+                if (cells === 15) {
+                    requests++;
+                    void work.run(async () => void order.push(`request after ${cells} cells`));
+                }
+            },
+            stop: () => requests > 0,
+            work,
+            yieldNow,
+        });
+        const ran = await running;
+        assert.deepEqual(order, ['request after 15 cells']);
+        // The turn that was running when the request came stopped at its next cell.
+        assert.equal(ran, 15);
+        assert.equal(cells, 15);
+    });
+});
+describe('warm-up of pool sessions (modern runtime, session processes)', () => {
+    let sessions;
+    const logs = [];
+    before(() => (sessions = sessionManager(['--preload', 'none', '--warm-sessions', '1'], logs)));
+    after(() => sessions.closeAll());
+    it('a warmed session shows no trace of it: no `_`, count 1, no new names, no cached source', async () => {
+        await eventually(async () => logs.some((line) => line.startsWith('warmed up: 2000 cells ')), 60_000, 'the pool session warmed up');
+        const created = await sessions.create();
+        const first = (await sessions.execute(created.id, { code: '_' }, 30_000)).outcome;
+        assert.equal(first.error?.type, 'NameError');
+        assert.equal(first.execution_count, 1);
+        const names = (await sessions.execute(created.id, { code: "import linecache\n(sorted(k for k in dir() if not k.startswith('_')), [k for k in linecache.cache if 'warm' in k])" }, 30_000)).outcome;
+        assert.equal(names.error, null);
+        assert.equal(names.result, "(['linecache'], [])");
+        assert.equal(names.execution_count, 2);
+        await sessions.close(created.id);
+    });
+});
+describe('warm-up of a session an agent holds (no pool)', () => {
+    let sessions;
+    const logs = [];
+    before(() => (sessions = sessionManager(['--preload', 'none', '--warm-sessions', '0'], logs)));
+    after(() => sessions.closeAll());
+    it("stops at the agent's first request, which gets the session's own first cell", async () => {
+        // Booted for this create: its warm-up is sent as it becomes ready, and this cell right after.
+        const created = await sessions.create();
+        const outcome = (await sessions.execute(created.id, { code: 'x = 6 * 7\nx' }, 30_000)).outcome;
+        assert.equal(outcome.result, '42');
+        assert.equal(outcome.execution_count, 1);
+        await eventually(async () => logs.some((line) => line.startsWith('warmed up:')), 30_000, 'the warm-up ended');
+        const cells = Number(/^warmed up: (\d+) cells/.exec(logs.find((line) => line.startsWith('warmed up:')))?.[1]);
+        assert.ok(cells < 2000, `the warm-up ran ${cells} cells`);
+        assert.equal((await sessions.execute(created.id, { code: 'x, _' }, 30_000)).outcome.result, '(42, 42)');
+        await sessions.close(created.id);
+    });
+});

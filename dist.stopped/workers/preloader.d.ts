@@ -1,0 +1,34 @@
+/**
+ * The preload set (numpy, pandas, …) imported in the background, after the session is ready for code.
+ *
+ * Why: a legacy scientific session took 11–14 s to boot, of which the bare interpreter was 1.5–2 s; the rest was
+ * loading the packages' files (about 2.8 s) and importing them (numpy 0.8, pandas 1.3, matplotlib with its warm-up
+ * figure 1.5, sympy 3.2 s), measured one session alone on this 2-core machine. A session is now handed out once the
+ * interpreter is up, and the server sends `preload` when it has a core to spare; `print(1)` never waits for pandas.
+ *
+ * The worker runs one thing at a time (SerialWork): the preload is cut into steps (load one package's files, import
+ * one module), and a request that arrives meanwhile runs after the current step, before the next. A cell that
+ * imports a preloaded package before its step came loads it itself (session.worker.ts, loadImportedPackages).
+ */
+/** Runs tasks one after another, in arrival order; a failure does not stop the queue. */
+export declare class SerialWork {
+    private tail;
+    private queued;
+    /** Tasks queued or running. */
+    get pending(): number;
+    run<T>(task: () => Promise<T>): Promise<T>;
+}
+/** What one step of the preload does; each runs alone (inside SerialWork) and as the worker's own work. */
+export interface PreloadSteps {
+    /** Loads one package's files (and its requirements') from the distribution. */
+    load(name: string): Promise<void>;
+    /** Imports one module and returns {module: version} (the harness's `import_modules`). */
+    importModule(name: string): Promise<Record<string, string>>;
+}
+/**
+ * Loads, then imports, each of `names`, one step at a time through `work`; between steps, the event loop turns once
+ * (`yieldNow`, the real setImmediate captured before the lockdown) so that a request that arrived during a step is
+ * queued before the next one. Resolves to {module: version}; rejects at the first step that fails (the rest are then
+ * imported on first use, like any offline package).
+ */
+export declare function preload(names: string[], steps: PreloadSteps, work: SerialWork, yieldNow: () => Promise<void>): Promise<Record<string, string>>;

@@ -1,0 +1,110 @@
+/**
+ * Adapter for the modern runtime: the official `pyodide` npm package (pinned exactly in package.json).
+ * Packages come only from `wheelsDir` (filled by `npm run wheels:fetch`); the CDN is never contacted.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+export async function bootModern(options) {
+    const { loadPyodide } = await import('pyodide');
+    const lockFileURL = options.lockFile ?? join(options.distDir, 'pyodide-lock.json');
+    const pyodide = await loadPyodide({
+        indexURL: options.distDir + '/',
+        lockFileURL,
+        // A local directory: Pyodide reads package files with fs, so a missing wheel is an error, not a download.
+        packageBaseUrl: (options.wheelsDir ?? join(options.distDir, 'no-wheels')) + '/',
+        // Anything written to the C-level fds (not sys.stdout) goes to the log, never to the protocol stream.
+        stdout: (line) => options.log(`[python stdout] ${line}`),
+        stderr: (line) => options.log(`[python stderr] ${line}`),
+        env: { HOME: '/home/pyodide', MPLBACKEND: 'Agg' },
+        checkAPIVersion: true,
+        ...(options.snapshot ? { _loadSnapshot: options.snapshot } : {}),
+        ...(options.makeSnapshot ? { _makeSnapshot: true } : {}),
+    });
+    const lock = (await import(lockFileURL, { with: { type: 'json' } })).default;
+    // Lock entries whose wheel the host verified against the lock (src/python/wheel-check.ts): the only packages this
+    // runtime loads (Pyodide itself does not check a local file's hash in Node). Fixed for the server's life, and
+    // consulted on every cell that imports.
+    const present = new Set(options.wheelsDir ? (options.wheelFiles ?? safeReaddir(options.wheelsDir)) : []);
+    const available = Object.entries(lock.packages)
+        .filter(([, pkg]) => present.has(pkg.file_name))
+        .map(([name]) => name)
+        .sort();
+    const availablePackages = () => [...available];
+    const packagesForImports = (importNames) => Object.entries(lock.packages)
+        .filter(([name, pkg]) => present.has(pkg.file_name) && !(name in pyodide.loadedPackages) && pkg.imports.some((imp) => importNames.includes(imp)))
+        .map(([name]) => name);
+    const loadPackages = async (names) => {
+        if (names.length === 0)
+            return;
+        // Progress messages (one per package) are not logged; failures are.
+        await pyodide.loadPackage(names, { messageCallback: () => { }, errorCallback: options.log, checkIntegrity: true });
+    };
+    const snapshotImports = options.snapshotImports ?? [];
+    if (snapshotImports.length > 0 && (options.makeSnapshot || options.snapshot)) {
+        // Restored: the modules are in sys.modules already, their files are not (loadedPackages is JavaScript state, so
+        // it starts empty and loadPackage unpacks the same verified wheels again). Making: load them as usual.
+        await loadPackages(packagesForImports(snapshotImports));
+        if (options.makeSnapshot) {
+            // `and None`: the module itself would come back as a PyProxy, which a snapshot cannot hold.
+            for (const name of snapshotImports)
+                pyodide.runPython(`__import__(${JSON.stringify(name)}) and None`);
+        }
+    }
+    return {
+        kind: 'modern',
+        FS: pyodide.FS,
+        // __import__, not `import sys`: nothing may be bound in __main__, which becomes the user's namespace.
+        pythonVersion: pyodide.runPython("__import__('sys').version.split()[0]"),
+        pyodideVersion: pyodide.version,
+        runPython: (code) => pyodide.runPython(code),
+        bindFunction(expression) {
+            const fn = pyodide.runPython(expression);
+            if (typeof fn !== 'function')
+                throw new Error('modern runtime: expression did not evaluate to a callable');
+            return fn;
+        },
+        loadPackages,
+        packagesForImports,
+        loadedPackages() {
+            return Object.fromEntries(Object.keys(pyodide.loadedPackages).map((name) => [name, lock.packages[name]?.version ?? '']));
+        },
+        availablePackages,
+        packageVersions(importNames) {
+            const entries = Object.values(lock.packages);
+            return Object.fromEntries(importNames.map((name) => [name, entries.find((pkg) => pkg.imports.includes(name))?.version ?? '']));
+        },
+        makeSnapshot: options.makeSnapshot ? () => makeSnapshot(pyodide) : undefined,
+        setInterruptBuffer(buffer) {
+            // Typed as a TypedArray; what its helpers do with it is index slot 0 (interrupt-signal.ts).
+            pyodide.setInterruptBuffer(buffer);
+            return true;
+        },
+    };
+}
+/**
+ * Pyodide refuses to snapshot once packages are loaded: it compares the JavaScript objects Python refers to with those
+ * a fresh boot has, and `loadedPackages` is one of them (measured: "Unexpected hiwire entry at index 6", an object
+ * expected to be `{}`). A restored runtime does start with it empty, and its packages are loaded again during boot
+ * (their files unpacked from the same wheels, which refills it), so the snapshot is taken with it emptied for the
+ * moment and refilled after.
+ */
+function makeSnapshot(pyodide) {
+    const { loadedPackages } = pyodide;
+    const loaded = { ...loadedPackages };
+    for (const name of Object.keys(loaded))
+        delete loadedPackages[name];
+    try {
+        return pyodide.makeMemorySnapshot();
+    }
+    finally {
+        Object.assign(loadedPackages, loaded);
+    }
+}
+function safeReaddir(dir) {
+    try {
+        return readdirSync(dir);
+    }
+    catch {
+        return [];
+    }
+}
