@@ -23,7 +23,9 @@ export async function startServer(flags: string[] = [], env: Record<string, stri
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...flags],
-    env: { PATH: process.env.PATH ?? '', PYODIDE_MCP_PRELOAD: 'none', ...env },
+    // The memory budget defaults to this machine's memory, which would lower the default --max-sessions on a small
+    // one; the suites keep more sessions than that, so they name a budget (memory-budget.test.ts tests the budget).
+    env: { PATH: process.env.PATH ?? '', PYODIDE_MCP_PRELOAD: 'none', PYODIDE_MCP_MAX_TOTAL_MEMORY_MB: '65536', ...env },
     stderr: 'pipe',
   });
   let stderr = '';
