@@ -85,7 +85,15 @@ async function startServer(flags: string[], preload: string): Promise<Server> {
     if (logs.length > 1000) logs.splice(0, logs.length - 1000);
   });
   const client = new Client({ name: 'pyodide-mcp-bench', version: '0' });
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // A server that exits at start (a refused flag, the memory budget) says why on stderr: show it, not only "Connection closed".
+    if (partial) logs.push(partial);
+    throw new Error(`the server did not start (${(error as Error).message}); its last lines:\n${logs.slice(-10).join('\n')}`, {
+      cause: error,
+    });
+  }
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })) as CallToolResult;
     if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);

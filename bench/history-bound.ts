@@ -24,6 +24,7 @@ export interface HistoryBenchDeps {
 
 const SESSIONS = 16;
 const HISTORY_BYTES = 8 * 2 ** 20;
+const SESSION_MEMORY_MB = 1024;
 const OUTPUT = 10 ** 6;
 /** Cells per session: past the bound, so each history is full and dropping. */
 const CELLS = Math.ceil(HISTORY_BYTES / OUTPUT) + 2;
@@ -37,6 +38,12 @@ export async function historyBound(deps: HistoryBenchDeps): Promise<void> {
       '0',
       '--max-sessions',
       String(SESSIONS),
+      // The memory budget (--max-total-memory-mb, 90 % of the machine's memory by default) refuses to start a server
+      // whose sessions × --max-session-memory-mb (2048 by default) + its heap limit do not fit: 16 × 2048 MB did not
+      // on a 24 GB machine, the server exited with status 2 before the handshake and the bench saw "Connection closed".
+      // A session printing 1 MB cells with nothing preloaded stays far below 1024 MB.
+      '--max-session-memory-mb',
+      String(SESSION_MEMORY_MB),
       '--max-output-chars',
       String(OUTPUT),
       '--max-history-bytes',

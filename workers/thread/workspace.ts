@@ -11,6 +11,7 @@
 import type { EmscriptenFS } from './runtime/types.js';
 import type { FileLimits, WorkerFileChanges } from '../../src/wire/contract.js';
 import { WORKSPACE } from '../../src/wire/limits.js';
+import { useNullPrototypeDirectories } from './memfs-directories.js';
 
 /** errno values as this interpreter's libc numbers them (read from Python's errno module at boot). */
 export interface Errnos {
@@ -62,6 +63,8 @@ export class Workspace {
     private readonly limits: FileLimits,
     private readonly errno: Errnos,
   ) {
+    // Before the workspace exists and before any user code: a file named `__proto__` must be an entry like any other.
+    useNullPrototypeDirectories(FS);
     if (!this.exists(WORKSPACE)) FS.mkdir(WORKSPACE);
     this.installQuota();
   }
