@@ -51,6 +51,7 @@ export class ByteBudget {
     return true;
   }
 
+  /** Gives back `bytes` taken earlier. */
   give(bytes: number): void {
     this.used -= bytes;
   }
@@ -127,18 +128,7 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, limits: 
       resolve(result);
     };
     // Security: a slow body (slow loris) cannot hold its share of the budgets for longer than this.
-    const deadline = setTimeout(
-      () =>
-        settle({
-          ok: false,
-          refusal: {
-            status: 408,
-            code: -32000,
-            message: `Request Timeout: the request body did not arrive within ${limits.deadlineMs / 1000} s (--http-body-timeout). Send it faster, or send a smaller one.`,
-          },
-        }),
-      limits.deadlineMs,
-    );
+    const deadline = setTimeout(() => settle({ ok: false, refusal: tooSlow(limits.deadlineMs) }), limits.deadlineMs);
     deadline.unref();
     const onData = (chunk: Buffer) => {
       received += chunk.length;
@@ -171,6 +161,14 @@ function tooLarge(maxBytes: number): Refusal {
     status: 413,
     code: -32000,
     message: `Payload Too Large: a request body may have at most ${maxBytes} bytes (set by --max-code-chars and --max-file-bytes). Send a smaller one: split a file into several writes.`,
+  };
+}
+
+function tooSlow(deadlineMs: number): Refusal {
+  return {
+    status: 408,
+    code: -32000,
+    message: `Request Timeout: the request body did not arrive within ${deadlineMs / 1000} s (--http-body-timeout). Send it faster, or send a smaller one.`,
   };
 }
 

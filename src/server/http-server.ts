@@ -76,7 +76,10 @@ const MCP_PATH = '/mcp';
  * that clients not yet admitted cannot take much of the server's budget.
  */
 const INITIALIZE_MAX_BYTES = 2 ** 20;
-/** The dispatch class of requests without an MCP session (initialize): one queue for all of them. */
+/**
+ * The dispatch class of requests without an MCP session (initialize): one queue for all of them, not bounded by the
+ * dispatcher since --max-clients already bounds the initialize requests in progress (`starting`).
+ */
 const NEW_CLIENTS = Symbol('new clients');
 
 /** How many JSON-RPC requests (not notifications or responses) a parsed body holds. */

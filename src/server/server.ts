@@ -109,7 +109,8 @@ export function createServer(
     throw error;
   }
   registerSessionFileResources(server, sessions, config.maxReplyBytes);
-  // After the profile: a change made to a tool without the SDK's update() (outputSchema above) must precede it.
+  // Last: the SDK's tools/list handler exists once a tool is registered, and a change made without the SDK's update()
+  // (outputSchema above) does not drop the cache, so it must come before the first tools/list.
   cacheToolList(server);
   // The client is gone (its transport closed, an HTTP session ended): nobody can reach its sessions any more.
   server.server.onclose = () => void sessions.closeAll().catch((error: Error) => log(`error while closing sessions: ${error.message}`));

@@ -81,12 +81,23 @@ export class SessionScope implements SessionAccess {
   }
 
   async create(): ReturnType<SessionManager['create']> {
-    const created = await this.counted(async () => {
-      const started = await this.manager.create();
+    // Security: one client cannot take every slot of --max-sessions and lock the other clients out.
+    const max = this.options.maxSessions;
+    if (max !== undefined && this.size + this.pending >= max) {
+      throw new PyodideMcpError(
+        'CLIENT_SESSION_LIMIT',
+        `This client already holds ${max} sessions, its share of the server (--max-sessions-per-client). Close one with close_session (list_sessions shows yours), or reuse one by passing its session_id.`,
+      );
+    }
+    this.pending++;
+    let created;
+    try {
+      created = await this.manager.create();
       // Owned before it stops counting as pending, so that no create in between sees one session fewer.
-      this.owned.add(started.id);
-      return started;
-    });
+      this.owned.add(created.id);
+    } finally {
+      this.pending--;
+    }
     // The client went away while its session booted: nobody can reach the session, so it must not linger.
     if (this.closed) await this.manager.close(created.id).catch(() => {});
     this.forgetGone();
@@ -195,26 +206,6 @@ export class SessionScope implements SessionAccess {
     this.closed = true;
     await Promise.all(this.liveIds().map((id) => this.manager.close(id).catch(() => {})));
     this.listeners.splice(0).forEach((off) => off());
-  }
-
-  /**
-   * Runs `start` (which may start a session) if this client is below its share, counting it while it runs.
-   * Security: one client cannot take every slot of --max-sessions and lock the other clients out.
-   */
-  private async counted<T>(start: () => Promise<T>): Promise<T> {
-    const max = this.options.maxSessions;
-    if (max !== undefined && this.size + this.pending >= max) {
-      throw new PyodideMcpError(
-        'CLIENT_SESSION_LIMIT',
-        `This client already holds ${max} sessions, its share of the server (--max-sessions-per-client). Close one with close_session (list_sessions shows yours), or reuse one by passing its session_id.`,
-      );
-    }
-    this.pending++;
-    try {
-      return await start();
-    } finally {
-      this.pending--;
-    }
   }
 
   /** The id if this scope created it; otherwise the error for an unknown id, word for word. */

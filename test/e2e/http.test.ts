@@ -4,53 +4,16 @@
  * DELETE closing a client's sessions, refusing a public address without a token, and a graceful SIGTERM.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, eventually, textOf } from '../helpers.js';
+import { connectHttp, startHttp, type RunningHttp } from '../http-helpers.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
-
-interface Running {
-  child: ChildProcess;
-  url: URL;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts the command on a free loopback port and waits for its "listening on" line. */
-async function startHttp(flags: string[], env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, '--http', '127.0.0.1:0', ...flags], {
-    env: { PATH: process.env.PATH ?? '', PYODIDE_MCP_PRELOAD: 'none', PYODIDE_MCP_WARM_SESSIONS: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  let stdout = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<URL>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (match) resolve(new URL(match[1]!));
-    });
-    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
-  assert.equal(url.pathname, '/mcp');
-  return { child, url, stderr: () => stderr + (stdout ? `\nstdout: ${stdout}` : ''), exited };
-}
-
-async function connect(url: URL, token?: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(url, {
-    requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,
-  });
-  const client = new Client({ name: 'http-test', version: '0.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
 const call = (client: Client, name: string, args: Record<string, unknown> = {}, options: Parameters<Client['callTool']>[2] = {}) =>
   client.callTool({ name, arguments: args }, undefined, { timeout: 120_000, ...options }) as Promise<CallToolResult>;
@@ -80,14 +43,11 @@ const INIT = JSON.stringify({
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 describe('Streamable HTTP with a token', () => {
-  let server: Running;
+  let server: RunningHttp;
   before(async () => {
     server = await startHttp(['--max-code-chars', '1000', '--max-file-bytes', '1024'], { PYODIDE_MCP_AUTH_TOKEN: TOKEN });
   });
-  after(async () => {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  });
+  after(() => server.stop());
 
   it('refuses requests without the right bearer token (401), before reading them', async () => {
     const wrong: Record<string, string>[] = [
@@ -101,8 +61,8 @@ describe('Streamable HTTP with a token', () => {
       assert.equal(status, 401, JSON.stringify(headers));
       assert.match(body, /Unauthorized/);
     }
-    await assert.rejects(connect(server.url), /401|Unauthorized/);
-    await assert.rejects(connect(server.url, 'x'.repeat(TOKEN.length)), /401|Unauthorized/);
+    await assert.rejects(connectHttp(server.url), /401|Unauthorized/);
+    await assert.rejects(connectHttp(server.url, 'x'.repeat(TOKEN.length)), /401|Unauthorized/);
   });
 
   it('refuses a foreign Host or Origin (DNS rebinding) and other paths', async () => {
@@ -131,8 +91,8 @@ describe('Streamable HTTP with a token', () => {
   });
 
   it('serves several clients, each confined to its own Python sessions; DELETE closes them', async () => {
-    const alice = await connect(server.url, TOKEN);
-    const bob = await connect(server.url, TOKEN);
+    const alice = await connectHttp(server.url, TOKEN);
+    const bob = await connectHttp(server.url, TOKEN);
     const ran = await call(alice, 'execute_code', { code: 'secret = 42\nsecret' });
     const { session_id: id, result } = ran.structuredContent as { session_id: string; result: string };
     assert.equal(result, '42');
@@ -154,7 +114,7 @@ describe('Streamable HTTP with a token', () => {
   });
 
   it('sends progress while a cell runs and interrupts it on cancellation; the session survives', async () => {
-    const client = await connect(server.url, TOKEN);
+    const client = await connectHttp(server.url, TOKEN);
     const created = await call(client, 'execute_code', { code: 'kept = 1' });
     const { session_id } = created.structuredContent as { session_id: string };
     const controller = new AbortController();
@@ -183,7 +143,7 @@ describe('Streamable HTTP with a token', () => {
 describe('Streamable HTTP without a token', () => {
   it('serves loopback without a token', async () => {
     const server = await startHttp([]);
-    const client = await connect(server.url);
+    const client = await connectHttp(server.url);
     assert.equal(((await call(client, 'execute_code', { code: '6 * 7' })).structuredContent as { result: string }).result, '42');
     await client.close();
     server.child.kill('SIGTERM');
@@ -204,7 +164,7 @@ describe('Streamable HTTP without a token', () => {
 
   it('on SIGTERM answers the running call with a clear error, terminates the sessions and exits 0', async () => {
     const server = await startHttp([]);
-    const client = await connect(server.url);
+    const client = await connectHttp(server.url);
     let started!: () => void;
     const progressed = new Promise<void>((resolve) => (started = resolve));
     const running = call(client, 'execute_code', { code: 'while True: pass' }, { onprogress: () => started() });

@@ -4,14 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
-import { chooseDistribution } from '../../src/python/distribution.js';
-import { parseConfig } from '../../src/server/config.js';
-import { createServer, type CreatedServer } from '../../src/server/server.js';
+import type { CreatedServer } from '../../src/server/server.js';
+import { startInMemory, type InMemoryServer } from './in-memory.js';
 
 describe('tools/list cache', () => {
+  let running: InMemoryServer;
   let created: CreatedServer;
   let client: Client;
   /** The server's tools/list handler, called directly: what the client would get, before its own processing. */
@@ -29,23 +28,14 @@ describe('tools/list cache', () => {
   const names = (result: ListToolsResult) => result.tools.map((t) => t.name);
 
   before(async () => {
-    const action = parseConfig(['--preload', 'none', '--warm-sessions', '1'], {});
-    assert.equal(action.action, 'run');
-    if (action.action !== 'run') return;
-    const distribution = chooseDistribution(action.config.runtime, action.config.preload, action.config.wheelDirs);
-    created = createServer({ config: action.config, distribution, version: 'test', log: () => {} });
+    running = await startInMemory(['--preload', 'none', '--warm-sessions', '1']);
+    ({ created, client } = running);
     const handlers = (created.server.server as unknown as { _requestHandlers: Map<string, (r: unknown, e: unknown) => Promise<unknown>> })
       ._requestHandlers;
     const handler = handlers.get('tools/list')!;
     list = () => handler({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, {}) as Promise<ListToolsResult>;
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'in-memory', version: '0' });
-    await Promise.all([created.server.connect(serverSide), client.connect(clientSide)]);
   });
-  after(async () => {
-    await client.close();
-    await created.close();
-  });
+  after(() => running.close());
 
   it('answers from the cache until the tool set changes, with the same list the SDK builds', async () => {
     const first = await list();

@@ -4,15 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { chooseDistribution } from '../../src/python/distribution.js';
-import { parseConfig } from '../../src/server/config.js';
-import { createServer, type CreatedServer } from '../../src/server/server.js';
+import { startInMemory, type InMemoryServer } from './in-memory.js';
 
 describe('tools over the in-memory transport', () => {
-  let created: CreatedServer;
+  let running: InMemoryServer;
   let client: Client;
   const call = async (name: string, args: Record<string, unknown> = {}) =>
     (await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 })) as CallToolResult;
@@ -23,19 +20,10 @@ describe('tools over the in-memory transport', () => {
   };
 
   before(async () => {
-    const action = parseConfig(['--preload', 'none', '--warm-sessions', '1', '--max-output-chars', '50', '--max-reply-bytes', '65536'], {});
-    assert.equal(action.action, 'run');
-    if (action.action !== 'run') return;
-    const distribution = chooseDistribution(action.config.runtime, action.config.preload, action.config.wheelDirs);
-    created = createServer({ config: action.config, distribution, version: 'test', log: () => {} });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'in-memory', version: '0' });
-    await Promise.all([created.server.connect(serverSide), client.connect(clientSide)]);
+    running = await startInMemory(['--preload', 'none', '--warm-sessions', '1', '--max-output-chars', '50', '--max-reply-bytes', '65536']);
+    ({ client } = running);
   });
-  after(async () => {
-    await client.close();
-    await created.close();
-  });
+  after(() => running.close());
 
   it('lists every tool with an input and an output schema', async () => {
     const { tools } = await client.listTools();

@@ -1,0 +1,34 @@
+/** Test helper: createServer() in this process with these flags, and the SDK's Client over the in-memory transport. */
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { chooseDistribution } from '../../src/python/distribution.js';
+import { parseConfig } from '../../src/server/config.js';
+import { createServer, type CreatedServer } from '../../src/server/server.js';
+
+export interface InMemoryServer {
+  created: CreatedServer;
+  client: Client;
+  /** Closes the client, then the server and its sessions. */
+  close: () => Promise<void>;
+}
+
+/** Builds the server from `flags` (as the CLI would parse them, no env) and connects a client to it. */
+export async function startInMemory(flags: string[]): Promise<InMemoryServer> {
+  const action = parseConfig(flags, {});
+  assert.ok(action.action === 'run', `expected a config, got ${action.action}`);
+  const { config } = action;
+  const distribution = chooseDistribution(config.runtime, config.preload, config.wheelDirs);
+  const created = createServer({ config, distribution, version: 'test', log: () => {} });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'in-memory', version: '0' });
+  await Promise.all([created.server.connect(serverSide), client.connect(clientSide)]);
+  return {
+    created,
+    client,
+    close: async () => {
+      await client.close();
+      await created.close();
+    },
+  };
+}
