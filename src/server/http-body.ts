@@ -7,10 +7,11 @@
  *
  * Life of a POST body (the reply at each step):
  *   Content-Length > largest message ................... 413, nothing read
- *   Content-Length does not fit a budget ............... 503 + Retry-After, nothing read
+ *   Content-Length can never fit a budget .............. 413, nothing read
+ *   Content-Length does not fit a budget now ........... 503 + Retry-After, nothing read
  *   bytes arrive (chunked: counted one chunk at a time)
  *     past the largest message ......................... 413
- *     past a budget .................................... 503 + Retry-After
+ *     past a budget .................................... 413 if it can never fit, else 503 + Retry-After
  *     not all there within the read deadline ........... 408
  *     connection aborted ............................... (no reply) budget released
  *   JSON.parse fails ................................... 400, JSON-RPC parse error -32700
@@ -96,10 +97,10 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, limits: 
   /** Takes `bytes` more from both budgets, or returns the refusal naming the one that is full. */
   const take = (bytes: number, bodySize: number): Refusal | null => {
     const reserve = bodySize > SMALL_BODY_BYTES ? RESERVE_BYTES : 0;
-    if (client && !client.take(bytes)) return exhausted(client, 'this client', bodySize);
+    if (client && !client.take(bytes)) return refusal(client, 0, 'this client', bodySize);
     if (!server.take(bytes, reserve)) {
       client?.give(bytes);
-      return exhausted(server, 'the server (all clients)', bodySize);
+      return refusal(server, reserve, 'the server (all clients)', bodySize);
     }
     taken += bytes;
     return null;
@@ -169,6 +170,16 @@ function tooSlow(deadlineMs: number): Refusal {
     status: 408,
     code: -32000,
     message: `Request Timeout: the request body did not arrive within ${deadlineMs / 1000} s (--http-body-timeout). Send it faster, or send a smaller one.`,
+  };
+}
+
+/** 413 when the body could never fit the budget (a budget set below the largest message), else 503: retry later. */
+function refusal(budget: ByteBudget, reserve: number, whose: string, bodySize: number): Refusal {
+  if (bodySize <= budget.limit - reserve) return exhausted(budget, whose, bodySize);
+  return {
+    status: 413,
+    code: -32000,
+    message: `Payload Too Large: a request body of ${bodySize} bytes can never fit ${budget.limit - reserve} bytes for ${whose} (${budget.flag}). Send a smaller one (split a file into several writes), or ask the operator to raise ${budget.flag}.`,
   };
 }
 
