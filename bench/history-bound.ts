@@ -4,7 +4,7 @@
  * the server process, so the figure is the server's RSS, not its sessions' processes. Nothing is preloaded: what is
  * measured does not depend on it, and 16 sessions boot faster without.
  */
-import { readFileSync } from 'node:fs';
+import { rssOf } from '../src/sessions/memory-watchdog.js';
 
 /** What this section needs of bench.ts (passed in: importing bench.ts would run it). */
 export interface HistoryBenchDeps {
@@ -29,7 +29,12 @@ const OUTPUT = 10 ** 6;
 /** Cells per session: past the bound, so each history is full and dropping. */
 const CELLS = Math.ceil(HISTORY_BYTES / OUTPUT) + 2;
 
-const ownRssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+/** The server process's own resident memory (not its sessions' processes), in MB. */
+function ownRssMb(pid: number): number {
+  const rss = rssOf(pid);
+  if (rss === null) throw new Error(`no /proc/${pid}/status: this bench needs Linux`);
+  return rss / 2 ** 20;
+}
 
 export async function historyBound(deps: HistoryBenchDeps): Promise<void> {
   const server = await deps.startServer(

@@ -149,21 +149,36 @@ export function timeoutFor(config: ToolDeps['config'], timeoutSeconds: number | 
 /** An image block for a figure, or the reason it is not inline. */
 type Image = { path: string; mimeType: string; data: string } | { path: string; note: string };
 
-/** Reads the figures a cell showed (up to --max-image-bytes each) from the session's files. */
+/**
+ * Reads the figures a cell showed (up to --max-image-bytes each) from the session's files. Security: only the first
+ * figures whose base64 fits in --max-reply-bytes are kept as data; fitToBudget would drop every later one anyway (it
+ * drops images last first), so they get its note at once. Measured before: 100 figures of 1 MB held about 650 MB in
+ * the server and kept its event loop busy for 200 s while fitToBudget serialized the reply once per dropped image.
+ */
 async function readImages(deps: ToolDeps, sessionId: string, execution: Execution): Promise<Image[]> {
   const images: Image[] = [];
+  let inlineBytes = 0;
   for (const item of execution.outcome.display.slice(0, 100)) {
     if (!item.path || !INLINE_IMAGE_TYPES.has(item.mime_type)) continue;
     try {
       const { data, size } = await deps.sessions.readFile(sessionId, item.path, 0, deps.config.maxImageBytes);
-      if (size > deps.config.maxImageBytes)
+      if (size > deps.config.maxImageBytes) {
         images.push({ path: item.path, note: `(${item.path} is ${size} bytes, above --max-image-bytes; read it as a resource)` });
+        continue;
+      }
+      inlineBytes += 4 * Math.ceil(data.byteLength / 3);
+      if (inlineBytes > deps.config.maxReplyBytes) images.push(overBudget(item.path));
       else images.push({ path: item.path, mimeType: item.mime_type, data: Buffer.from(data).toString('base64') });
     } catch (error) {
       images.push({ path: item.path, note: `(${item.path} could not be read: ${(error as Error).message})` });
     }
   }
   return images;
+}
+
+/** A figure left out of a reply because the reply would not fit in --max-reply-bytes with it. */
+function overBudget(path: string): Image {
+  return { path, note: `(${path} not inline: the reply would exceed --max-reply-bytes; read it as a resource)` };
 }
 
 /** How a reply is shaped, beyond the execution itself. */
@@ -244,10 +259,7 @@ function fitToBudget(reply: ExecutionReply, images: Image[], options: ReplyOptio
     });
   while (jsonBytes(result) > maxBytes && inline.some((image) => 'data' in image)) {
     const index = inline.findLastIndex((image) => 'data' in image);
-    inline[index] = {
-      path: inline[index]!.path,
-      note: `(${inline[index]!.path} not inline: the reply would exceed --max-reply-bytes; read it as a resource)`,
-    };
+    inline[index] = overBudget(inline[index]!.path);
     result = build();
   }
   // Then the file list (each file is also listed by list_files and resources), halved until the reply fits.

@@ -77,7 +77,7 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-/** How often an unanswered interrupt is raised again (see withDeadline()). */
+/** How often an unanswered interrupt is raised again (see interruptWithin()). */
 const RESIGNAL_EVERY_MS = 100;
 
 export class SessionChannel {
@@ -165,8 +165,7 @@ export class SessionChannel {
    */
   async request<K extends HostOp>(body: RequestOf<K> & { type: K }): Promise<ReplyOf<K>> {
     const limitMs = this.options.opTimeoutMs * (PACKAGE_OPS.has(body.type) ? PACKAGE_OP_FACTOR : 1);
-    let graceTimer: NodeJS.Timeout | undefined;
-    let resignal: NodeJS.Timeout | undefined;
+    let stopInterrupting = () => {};
     const end = () => {
       const flag = PACKAGE_OPS.has(body.type) ? `${PACKAGE_OP_FACTOR} × --op-timeout` : '--op-timeout';
       void this.terminate(
@@ -179,20 +178,14 @@ export class SessionChannel {
     const deadline = setTimeout(() => {
       if (this.deadReason) return;
       if (body.type === 'read_file') return end();
-      this.endpoint.interrupt();
-      // Raised again until the reply comes (see withDeadline); the grace period bounds the whole wait.
-      resignal = setInterval(() => this.endpoint.interrupt(), RESIGNAL_EVERY_MS);
-      resignal.unref();
-      graceTimer = setTimeout(end, this.options.interruptGraceMs);
-      graceTimer.unref();
+      stopInterrupting = this.interruptWithin(end);
     }, limitMs);
     deadline.unref();
     try {
       return await this.send<K>(body);
     } finally {
       clearTimeout(deadline);
-      clearTimeout(graceTimer);
-      clearInterval(resignal);
+      stopInterrupting();
     }
   }
 
@@ -268,19 +261,11 @@ export class SessionChannel {
   ): Promise<{ value: T; interrupted: InterruptReason | null }> {
     let interrupted: InterruptReason | null = null;
     this.lastInterrupt = null;
-    let graceTimer: NodeJS.Timeout | undefined;
-    let resignal: NodeJS.Timeout | undefined;
+    let stopInterrupting = () => {};
     const interrupt = (reason: InterruptReason) => {
       if (interrupted || this.deadReason) return;
       interrupted = this.lastInterrupt = reason;
-      this.endpoint.interrupt();
-      // Why repeat it: a signal is no longer lost between the interpreter's read and reset of the buffer (the
-      // compare-exchange in workers/thread/runtime/interrupt-signal.ts), but code can catch one KeyboardInterrupt and
-      // carry on, or be in C when it lands; until the reply comes the signal is raised again. The grace period
-      // still bounds the whole wait.
-      resignal = setInterval(() => this.endpoint.interrupt(), RESIGNAL_EVERY_MS);
-      resignal.unref();
-      graceTimer = setTimeout(() => {
+      stopInterrupting = this.interruptWithin(() => {
         const what = reason === 'timeout' ? `exceeded its ${options.timeoutMs / 1000} s time limit` : 'was cancelled';
         void this.terminate(
           new PyodideMcpError(
@@ -288,8 +273,7 @@ export class SessionChannel {
             `The code ${what} and did not respond to an interrupt within ${this.options.interruptGraceMs} ms, so its worker was terminated. The session's state is lost.`,
           ),
         );
-      }, this.options.interruptGraceMs);
-      graceTimer.unref();
+      });
     };
     const deadline = setTimeout(() => interrupt('timeout'), options.timeoutMs);
     deadline.unref();
@@ -301,10 +285,28 @@ export class SessionChannel {
       return { value, interrupted };
     } finally {
       clearTimeout(deadline);
-      clearTimeout(graceTimer);
-      clearInterval(resignal);
+      stopInterrupting();
       options.signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * Interrupts the session, raises the signal again every RESIGNAL_EVERY_MS, and calls `end` once the grace period
+   * (--interrupt-grace) has passed; the returned function stops both (the reply came). Why repeat the signal: one is
+   * no longer lost between the interpreter's read and reset of the buffer (the compare-exchange in
+   * workers/thread/runtime/interrupt-signal.ts), but code can catch one KeyboardInterrupt and carry on, or be in C
+   * when it lands. The grace period bounds the whole wait.
+   */
+  private interruptWithin(end: () => void): () => void {
+    this.endpoint.interrupt();
+    const resignal = setInterval(() => this.endpoint.interrupt(), RESIGNAL_EVERY_MS);
+    resignal.unref();
+    const grace = setTimeout(end, this.options.interruptGraceMs);
+    grace.unref();
+    return () => {
+      clearInterval(resignal);
+      clearTimeout(grace);
+    };
   }
 
   /** Ends the session because it broke a rule (`why` completes "The session …"). */

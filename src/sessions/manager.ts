@@ -529,12 +529,6 @@ export class SessionManager {
     });
   }
 
-  /** A session's cell history (export_notebook); answers at once, even while the session runs code. */
-  historyOf(id: string): { history: CellHistory; python: string } {
-    const session = this.find(id);
-    return { history: session.history, python: session.runtime.python };
-  }
-
   /**
    * Runs an export (export_notebook) in the session's turn, after the calls queued before it (so its history holds
    * still), and in one of EXPORT_SLOTS server-wide slots (so exports at once cannot multiply the server's memory).

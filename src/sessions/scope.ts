@@ -34,7 +34,6 @@ export type SessionAccess = Pick<
   | 'warmPreloaded'
   | 'namespace'
   | 'reset'
-  | 'historyOf'
   | 'exportTurn'
   | 'onNamespaceGone'
 >;
@@ -156,10 +155,6 @@ export class SessionScope implements SessionAccess {
 
   reset(id: string, clearFiles: boolean): ReturnType<SessionManager['reset']> {
     return this.manager.reset(this.own(id), clearFiles);
-  }
-
-  historyOf(id: string): ReturnType<SessionManager['historyOf']> {
-    return this.manager.historyOf(this.own(id));
   }
 
   exportTurn<T>(id: string, task: (turn: ExportTurn) => Promise<T>): Promise<T> {

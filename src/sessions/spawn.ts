@@ -1,9 +1,10 @@
 /**
  * Where a session lives. `process` (the default): a child process of its own, running the session's supervisor
- * and worker thread, connected to the server by one framed pipe; nothing in it is shared with another session or
- * with the server (no snapshot buffer, no MCP stream descriptor, no environment). `thread`: the supervisor runs
- * in the server and the worker is a thread of the server (faster and lighter; not a security boundary between
- * sessions). The channel above (src/sessions/channel.ts) cannot tell the two apart.
+ * and worker thread, connected to the server by two framed pipes (fd 3 the supervisor's, fd 4 its worker's); nothing
+ * in it is shared with another session or with the server (no snapshot buffer, no MCP stream descriptor, no
+ * environment). `thread`: the supervisor runs in the server and the worker is a thread of the server (faster and
+ * lighter; not a security boundary between sessions). The channel above (src/sessions/channel.ts) cannot tell the two
+ * apart.
  */
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, textOf, type Harness } from '../helpers.js';
+import { assertResetRestoresBuiltins } from './reset-builtins.js';
 
 describe('namespace tools', () => {
   let h: Harness;
@@ -193,19 +194,7 @@ describe('namespace tools', () => {
   });
 
   it('reset_session restores builtins as a fresh session has them: a print hook and a planted name go', async () => {
-    const t = (
-      await h.ok('execute_code', {
-        code: 'import builtins\n_print = print\nbuiltins.print = lambda *a, **k: _print("hooked", *a, **k)\nbuiltins.planted = 1\nprint("x")',
-      })
-    ).session_id;
-    await h.ok('reset_session', { session_id: t });
-    const after = await h.ok('execute_code', {
-      session_id: t,
-      code: 'import builtins\nprint("x")\nhasattr(builtins, "planted"), callable(display)',
-    });
-    assert.equal(after.stdout, 'x\n');
-    assert.equal(after.result, '(False, True)');
-    await h.ok('close_session', { session_id: t });
+    await assertResetRestoresBuiltins(h);
   });
 
   it('unknown sessions get the usual error', async () => {

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, startServer, textOf, type Harness } from '../helpers.js';
 import { NBFORMAT_V4_5_SCHEMA } from './nbformat-schema.js';
+import { assertResetRestoresBuiltins } from './reset-builtins.js';
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(NBFORMAT_V4_5_SCHEMA);
 
@@ -258,19 +259,7 @@ describe('legacy runtime: figures, DataFrames and arrays', () => {
   after(() => h.close());
 
   it('reset_session restores builtins as a fresh session has them (legacy runtime)', async () => {
-    const t = (await h.ok('create_session')).session_id;
-    await h.ok('execute_code', {
-      session_id: t,
-      code: 'import builtins\n_print = print\nbuiltins.print = lambda *a, **k: _print("hooked", *a, **k)\nbuiltins.planted = 1\nprint("x")',
-    });
-    await h.ok('reset_session', { session_id: t });
-    const after = await h.ok('execute_code', {
-      session_id: t,
-      code: 'import builtins\nprint("x")\nhasattr(builtins, "planted"), callable(display)',
-    });
-    assert.equal(after.stdout, 'x\n');
-    assert.equal(after.result, '(False, True)');
-    await h.ok('close_session', { session_id: t });
+    await assertResetRestoresBuiltins(h, (await h.ok('create_session')).session_id);
   });
 
   it('list_variables and inspect_variable describe data', async () => {

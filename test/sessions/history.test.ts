@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { emptyOutcome } from '../../src/wire/contract.js';
 import { CellHistory } from '../../src/sessions/history.js';
-import { Slots } from '../../src/sessions/slots.js';
 
 const ran = (n: number, stdout = '', extra: Partial<ReturnType<typeof emptyOutcome>> = {}) => ({
   source: `x = ${n}`,
@@ -73,41 +72,5 @@ describe('CellHistory', () => {
     const none = new CellHistory(0, 1_000_000);
     none.add(ran(1));
     assert.deepEqual([none.all().length, none.dropped, none.bytes], [0, 1, 0]);
-  });
-});
-
-describe('Slots', () => {
-  it('runs at most `size` tasks at once, in arrival order, and frees a slot when a task fails', async () => {
-    const slots = new Slots(2);
-    let running = 0;
-    let most = 0;
-    const order: number[] = [];
-    const releases: (() => void)[] = [];
-    const task = (n: number) =>
-      slots.run(async () => {
-        running++;
-        most = Math.max(most, running);
-        order.push(n);
-        await new Promise<void>((resolve) => releases.push(resolve));
-        running--;
-        if (n === 1) throw new Error('boom');
-        return n;
-      });
-    const settled = Promise.allSettled([1, 2, 3, 4].map(task));
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(order, [1, 2]);
-    while (releases.length > 0 || order.length < 4) {
-      releases.shift()?.();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    const results = await settled;
-    assert.equal(results[0]!.status, 'rejected');
-    assert.deepEqual(
-      results.slice(1).map((r) => (r.status === 'fulfilled' ? r.value : null)),
-      [2, 3, 4],
-    );
-    assert.equal(most, 2);
-    assert.deepEqual(order, [1, 2, 3, 4]);
-    assert.throws(() => new Slots(0), TypeError);
   });
 });
