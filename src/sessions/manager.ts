@@ -69,6 +69,11 @@ export interface RestoreReport {
  * the default 50 MB) whatever the number of clients asking.
  */
 const EXPORT_SLOTS = 2;
+/**
+ * Whole-file reads (download_file) at once, server-wide: each holds up to --max-file-bytes, so without a bound N
+ * calls in flight would hold N files.
+ */
+const WHOLE_READ_SLOTS = 2;
 
 /** What an export may do in its turn: the history holds still, and files are read and written without queueing again. */
 export interface ExportTurn {
@@ -95,6 +100,7 @@ export class SessionManager {
   /** What the distribution offers, from its metadata: known before any session boots. */
   readonly facts: DistributionFacts;
   private readonly exportSlots = new Slots(EXPORT_SLOTS);
+  private readonly wholeReads = new Slots(WHOLE_READ_SLOTS);
 
   constructor(
     private readonly config: Config,
@@ -313,6 +319,11 @@ export class SessionManager {
     const session = this.find(id);
     session.files.sizeOf(path); // FILE_NOT_FOUND / NOT_A_FILE from the index, without a round trip
     return session.channel.request({ type: 'read_file', path, offset, length: Math.min(length, this.config.fileLimits.maxFileBytes) });
+  }
+
+  /** Reads a whole session file and hands it to `use`, in one of WHOLE_READ_SLOTS server-wide slots. */
+  readWhole<T>(id: string, path: string, use: (data: Uint8Array) => Promise<T>): Promise<T> {
+    return this.wholeReads.run(async () => use((await this.readFile(id, path)).data));
   }
 
   /** The server's view of a session's files: answers at once, even while the session runs code. */

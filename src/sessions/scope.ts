@@ -17,6 +17,7 @@ export type SessionAccess = Pick<
   | 'writeFile'
   | 'deleteFile'
   | 'readFile'
+  | 'readWhole'
   | 'filesOf'
   | 'allFiles'
   | 'installWheel'
@@ -117,6 +118,10 @@ export class SessionScope implements SessionAccess {
 
   readFile(...[id, ...rest]: Parameters<SessionManager['readFile']>): ReturnType<SessionManager['readFile']> {
     return this.manager.readFile(this.own(id), ...rest);
+  }
+
+  readWhole<T>(id: string, path: string, use: (data: Uint8Array) => Promise<T>): Promise<T> {
+    return this.manager.readWhole(this.own(id), path, use);
   }
 
   filesOf(id: string): ReturnType<SessionManager['filesOf']> {

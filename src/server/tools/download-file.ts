@@ -22,10 +22,12 @@ export function registerDownloadFileTool(server: McpServer, deps: ToolDeps): Reg
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     guarded(deps, async ({ session_id, path, host_path, overwrite }) => {
-      const { data } = await sessions.readFile(session_id, sessionPath(path));
-      const real = checkHostPath(host_path, access, 'write');
-      await writeHostFile(real, data, overwrite ?? false);
-      return ok({ host_path: real, size: data.byteLength }, `Wrote ${data.byteLength} bytes to ${real}.`);
+      const { real, size } = await sessions.readWhole(session_id, sessionPath(path), async (data) => {
+        const real = checkHostPath(host_path, access, 'write');
+        await writeHostFile(real, data, overwrite ?? false);
+        return { real, size: data.byteLength };
+      });
+      return ok({ host_path: real, size }, `Wrote ${size} bytes to ${real}.`);
     }),
   );
 }
