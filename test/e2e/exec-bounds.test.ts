@@ -80,16 +80,26 @@ for _ in range(150000):
     js.Object.new()
 `;
 
-for (const runtime of ['modern', 'legacy'] as const) {
-  describe(`no Python outside a cell (${runtime} runtime, process isolation)`, () => {
+const FINALIZER_CASES = [
+  ['modern', 'process'],
+  ['legacy', 'process'],
+  // With thread isolation the session's worker is a thread of the server: the server's own CPU is what is watched.
+  ['legacy', 'thread'],
+] as const;
+
+for (const [runtime, isolation] of FINALIZER_CASES) {
+  describe(`no Python outside a cell (${runtime} runtime, ${isolation} isolation)`, () => {
     let p: ProbeServer;
     before(async () => {
-      p = await startProbeServer(['--preload', 'none', '--runtime', runtime, '--warm-sessions', '0', '--interrupt-grace', '3000']);
+      p = await startProbeServer([
+        ...['--preload', 'none', '--runtime', runtime, '--warm-sessions', '0', '--interrupt-grace', '3000'],
+        ...['--isolation', isolation],
+      ]);
     });
     after(() => p.close());
 
     it('a __del__ released by the JavaScript GC waits for the next cell, runs under its time limit, and is interrupted like a cell', async () => {
-      const { id, pid } = await sessionWithPid(p);
+      const { id, pid } = isolation === 'process' ? await sessionWithPid(p) : { id: await p.newSession(), pid: p.h.transport.pid! };
       const dropped = await p.run(id, dropProxyCell(runtime), 60);
       assert.equal(dropped.success, true, JSON.stringify(dropped.error));
       // Idle: the finalizer must not run now. Measured before: a core's worth of CPU while idle.
