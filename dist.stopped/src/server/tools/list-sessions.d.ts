@@ -1,3 +1,0 @@
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type ToolDeps } from './shared.js';
-export declare function registerListSessionsTool(server: McpServer, deps: ToolDeps): RegisteredTool;

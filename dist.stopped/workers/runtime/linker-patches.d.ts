@@ -1,2 +1,0 @@
-/** pyodide.asm.js with the three changes (see the file comment). */
-export declare function withLinkerPatches(source: string): string;

@@ -1,2 +1,0 @@
-import type { BootOptions, PythonRuntime } from './types.js';
-export declare function bootModern(options: BootOptions): Promise<PythonRuntime>;
