@@ -166,6 +166,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     const slow = refusal.status === 408;
     refuse(res, refusal.status, refusal.message, { ...(slow ? { connection: 'close' } : {}), ...refusal.headers }, refusal.code);
     if (slow || req.complete) return;
+    // A client that sent "Connection: close" has its socket closed once the reply is written, while its body is still
+    // arriving: closing with unread bytes makes TCP send a reset, which can destroy the reply before the client has
+    // read it (seen under load as EPIPE and no reply at all). So the socket is only half-closed (a lingering close,
+    // RFC 9112 §9.6) and no longer read: TCP's flow control stops the sender, nothing more is buffered here, and the
+    // read deadline ends the connection. A kept-alive connection reads and drops the rest of the body instead.
+    const { socket } = req;
+    socket.destroySoon = () => {
+      socket.pause();
+      socket.end();
+    };
     req.resume();
     const drain = setTimeout(() => req.destroy(), options.bodyTimeoutMs);
     drain.unref();
