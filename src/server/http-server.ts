@@ -172,11 +172,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     // RFC 9112 §9.6) and no longer read: TCP's flow control stops the sender, nothing more is buffered here, and the
     // read deadline ends the connection. A kept-alive connection reads and drops the rest of the body instead.
     const { socket } = req;
-    socket.destroySoon = () => {
+    if (res.shouldKeepAlive) req.resume();
+    else {
       socket.pause();
-      socket.end();
-    };
-    req.resume();
+      socket.destroySoon = () => void socket.end();
+    }
     const drain = setTimeout(() => req.destroy(), options.bodyTimeoutMs);
     drain.unref();
     req.once('close', () => clearTimeout(drain));

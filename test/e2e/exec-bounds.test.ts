@@ -80,11 +80,11 @@ for _ in range(150000):
     js.Object.new()
 `;
 
+// Not with thread isolation: there the proxy shares the server's heap, whose collector (on Node 24) had not released
+// it by the next cell, so the test could not tell deferral from no collection.
 const FINALIZER_CASES = [
   ['modern', 'process'],
   ['legacy', 'process'],
-  // With thread isolation the session's worker is a thread of the server: the server's own CPU is what is watched.
-  ['legacy', 'thread'],
 ] as const;
 
 for (const [runtime, isolation] of FINALIZER_CASES) {
