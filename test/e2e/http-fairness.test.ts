@@ -69,6 +69,8 @@ describe('request bodies under byte budgets', () => {
       const { status, headers, body } = await reply;
       assert.equal(status, 503);
       assert.equal(headers['retry-after'], '2');
+      // Its connection is not kept: the rest of a refused body is never read.
+      assert.equal(headers.connection, 'close');
       assert.match(await body, /the server \(all clients\) would exceed 8388608 bytes \(--max-inflight-body-bytes; .*Retry after/);
     }
     // Without Content-Length: counted as it arrives, refused once past what is left.
