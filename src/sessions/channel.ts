@@ -35,7 +35,7 @@ export type InterruptReason = 'timeout' | 'cancelled';
 /** Ops that may run user code: sent by execute() or requestWithin(), under the cell's deadline. */
 type UserCodeOp = 'execute' | 'run_file' | 'call_function' | 'list_variables' | 'inspect_variable' | 'remove_variables' | 'reset';
 /** Ops the session answers in the background, between other requests (PreloadScheduler): background(). */
-type BackgroundOp = 'preload' | 'warm_up';
+type BackgroundOp = 'preload' | 'prime';
 /** Ops that run no user code: request(), under the fixed deadline of --op-timeout (package ops: PACKAGE_OP_FACTOR times). */
 export type HostOp = Exclude<Op, UserCodeOp | BackgroundOp>;
 
@@ -190,7 +190,7 @@ export class SessionChannel {
   }
 
   /**
-   * Sends a request the session answers in the background (preload, warm_up), with no deadline of its own: it may
+   * Sends a request the session answers in the background (preload, prime), with no deadline of its own: it may
    * wait behind any number of an agent's cells (the worker runs it between requests), it never makes the session
    * busy, and a worker hung in it is ended by the deadline of the next request sent to it.
    */

@@ -7,15 +7,15 @@
  * So a preload starts only while no session is booting, and at most `slots` run at once (cores − 1, at least 1: a
  * core stays free for the cells agents are waiting on). Sessions an agent holds go before warm ones.
  *
- * After its preload (or at once when nothing is preloaded), a session is warmed up (the `warm_up` request,
- * workers/thread/warm-up.ts): lowest priority, only while no session boots and no preload waits, and the worker stops it at
+ * After its preload (or at once when nothing is preloaded), a session is primed (the `prime` request,
+ * workers/thread/prime.ts): lowest priority, only while no session boots and no preload waits, and the worker stops it at
  * the agent's first request.
  */
 import type { SessionChannel } from './channel.js';
 
 interface Entry {
   readonly channel: SessionChannel;
-  /** Of the preload (the warm-up that follows it is not awaited by anyone). */
+  /** Of the preload (the priming that follows it is not awaited by anyone). */
   state: 'waiting' | 'running' | 'done' | 'failed';
   /** An agent holds the session: its preload does not wait for boots to end. */
   urgent: boolean;
@@ -37,8 +37,8 @@ export class PreloadScheduler {
   private readonly entries = new Map<SessionChannel, Entry>();
   /** Waiting entries, first to start first. */
   private readonly queue: Entry[] = [];
-  /** Sessions whose warm-up waits, first to start first. */
-  private readonly warmUps: Entry[] = [];
+  /** Sessions whose priming waits, first to start first. */
+  private readonly primes: Entry[] = [];
   private running = 0;
   private closed = false;
 
@@ -46,15 +46,15 @@ export class PreloadScheduler {
    * @param slots preloads that may run at once (at least 1)
    * @param booting how many sessions are booting now; preloads wait while any is
    * @param log the server's log
-   * @param preloadSet whether there is anything to preload (else each session goes straight to its warm-up)
-   * @param warmUpCells cells each session's warm-up runs (0: none)
+   * @param preloadSet whether there is anything to preload (else each session goes straight to its priming)
+   * @param primeCells cells each session's priming runs (0: none)
    */
   constructor(
     private readonly slots: number,
     private readonly booting: () => number,
     private readonly log: (message: string) => void,
     private readonly preloadSet = true,
-    private readonly warmUpCells = 0,
+    private readonly primeCells = 0,
   ) {}
 
   /** Queues a ready session's preload (`urgent`: an agent holds it, so it goes first). Idempotent. */
@@ -79,7 +79,7 @@ export class PreloadScheduler {
     this.entries.set(channel, entry);
     channel.onDeath((reason) => {
       this.entries.delete(channel);
-      for (const queue of [this.queue, this.warmUps]) {
+      for (const queue of [this.queue, this.primes]) {
         const index = queue.indexOf(entry);
         if (index >= 0) queue.splice(index, 1);
       }
@@ -88,16 +88,16 @@ export class PreloadScheduler {
     if (!this.preloadSet) {
       entry.state = 'done';
       entry.resolve({});
-      this.queueWarmUp(entry);
+      this.queuePrime(entry);
     } else if (urgent) this.queue.unshift(entry);
     else this.queue.push(entry);
     this.pump();
   }
 
   /** Called once per entry: when it is added without a preload, or when its preload is done. */
-  private queueWarmUp(entry: Entry): void {
-    if (this.warmUpCells === 0 || this.closed || !this.entries.has(entry.channel)) return;
-    this.warmUps.push(entry);
+  private queuePrime(entry: Entry): void {
+    if (this.primeCells === 0 || this.closed || !this.entries.has(entry.channel)) return;
+    this.primes.push(entry);
   }
 
   /** Moves a waiting session to the front (an agent took it from the warm pool). */
@@ -139,9 +139,9 @@ export class PreloadScheduler {
     while (!this.closed && this.running < this.slots) {
       const index = this.queue.findIndex(eligible);
       if (index < 0) {
-        // Warm-ups last: while nothing boots and no preload could start.
-        if (this.warmUps.length === 0 || this.booting() > 0 || this.queue.length > 0) return;
-        this.startWarmUp(this.warmUps.shift()!);
+        // Priming last: while nothing boots and no preload could start.
+        if (this.primes.length === 0 || this.booting() > 0 || this.queue.length > 0) return;
+        this.startPrime(this.primes.shift()!);
         continue;
       }
       const [entry] = this.queue.splice(index, 1) as [Entry];
@@ -155,7 +155,7 @@ export class PreloadScheduler {
             entry.state = 'done';
             this.log(`preload imported in ${Math.round(performance.now() - started)} ms`);
             entry.resolve(versions);
-            this.queueWarmUp(entry);
+            this.queuePrime(entry);
           },
           (error: Error) => {
             entry.state = 'failed';
@@ -171,14 +171,15 @@ export class PreloadScheduler {
     }
   }
 
-  private startWarmUp(entry: Entry): void {
+  private startPrime(entry: Entry): void {
     this.running++;
     const started = performance.now();
     void entry.channel
-      .background({ type: 'warm_up', cells: this.warmUpCells })
+      .background({ type: 'prime', cells: this.primeCells })
       .then(
+        // The log line keeps its older wording: test/sessions/prime.test.ts and bench/ match on "warmed up:".
         ({ cells }) => this.log(`warmed up: ${cells} cells in ${Math.round(performance.now() - started)} ms`),
-        // A failed warm-up costs nothing but speed; the session's death, if that is why, is reported by its channel.
+        // A failed priming costs nothing but speed; the session's death, if that is why, is reported by its channel.
         () => {},
       )
       .finally(() => {
@@ -191,6 +192,6 @@ export class PreloadScheduler {
   close(): void {
     this.closed = true;
     this.queue.length = 0;
-    this.warmUps.length = 0;
+    this.primes.length = 0;
   }
 }

@@ -22,13 +22,13 @@ import { PreloadScheduler } from './preload-scheduler.js';
 /** Largest frame a session process may send besides file pages: cell outcomes, listings, the boot snapshot. */
 const BASE_FRAME_BYTES = 600 * 2 ** 20;
 /**
- * Cells each session runs to warm up once it is idle (workers/thread/warm-up.ts). Measured (`1+1` over stdio, process
+ * Cells each session runs to prime itself once it is idle (workers/thread/prime.ts). Measured (`1+1` over stdio, process
  * isolation, 4,000 calls on a session from the pool, 500 at a time): without it the first 2,000 calls of a session
  * are the slow ones, about 4 times as many calls over 3 ms as later, because its code is still compiled by the
  * baseline tiers; with the cells run before, the worker answers the first 500 calls in 0.24 ms on average instead
  * of 0.37, about what it takes after 3,000 calls. 0.30-0.36 s of one core per session (2,000 cells).
  */
-const WARM_UP_CELLS = 2000;
+const PRIME_CELLS = 2000;
 /** How long a take counts toward the pool's size (see the module comment). */
 const DEMAND_WINDOW_MS = 60_000;
 
@@ -64,7 +64,7 @@ export class WarmPool {
     /** Sessions alive now (the pool never grows past --max-sessions with them). */
     private readonly liveSessions: () => number = () => 0,
   ) {
-    this.preloads = new PreloadScheduler(Math.max(1, this.cores - 1), () => this.booting, log, config.preload.length > 0, WARM_UP_CELLS);
+    this.preloads = new PreloadScheduler(Math.max(1, this.cores - 1), () => this.booting, log, config.preload.length > 0, PRIME_CELLS);
     if (config.isolation === 'process' && !this.watchdog.supported) {
       log('--max-session-memory-mb is not enforced on this system (no /proc); engine limits still apply');
     }

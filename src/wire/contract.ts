@@ -251,11 +251,12 @@ export const requestSchemas = {
    */
   preload: z.object({ type: z.literal('preload') }),
   /**
-   * Runs up to `cells` trivial cells in a scratch namespace, a few at a time between requests, so that the session's
-   * code paths (the interpreter's, the harness's, the worker's) are compiled by the optimizing tiers before an agent's
-   * first calls; stops at the first other request. Sent to idle sessions (PreloadScheduler). Nothing of it is visible.
+   * Primes the session (workers/thread/prime.ts): runs up to `cells` trivial cells in a scratch namespace, a few at a
+   * time between requests, so that the session's code paths (the interpreter's, the harness's, the worker's) are
+   * compiled by the optimizing tiers before an agent's first calls; stops at the first other request. Sent to idle
+   * sessions (PreloadScheduler). Nothing of it is visible.
    */
-  warm_up: z.object({ type: z.literal('warm_up'), cells: count }),
+  prime: z.object({ type: z.literal('prime'), cells: count }),
   call_function: z.object({ type: z.literal('call_function'), call: functionCallSchema, limits: outputLimitsSchema }),
   list_variables: z.object({
     type: z.literal('list_variables'),
@@ -290,7 +291,7 @@ export const REPLIES = {
   /** Imported module → version. */
   preload: z.record(z.string().max(200), z.string().max(200)),
   /** Cells run (fewer than asked when a request came first). */
-  warm_up: z.object({ cells: count }),
+  prime: z.object({ cells: count }),
   call_function: cellOutcomeSchema,
   list_variables: variableListingSchema,
   inspect_variable: inspectionSchema,
@@ -310,6 +311,9 @@ export const WORKER_REPLIES = {
   call_function: workerCellOutcomeSchema,
   reset: z.object({ removed: count, changes: workerFileChangesSchema }),
 } as const satisfies Record<Op, z.ZodType>;
+export type WorkerReplyOf<K extends Op> = z.infer<(typeof WORKER_REPLIES)[K]>;
+/** The ops the worker answers (its dispatch table, workers/thread/ops.ts): all but `read_file`, the supervisor's. */
+export type WorkerOp = Exclude<Op, 'read_file'>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Messages a session sends (worker → supervisor, and supervisor → server).
@@ -410,7 +414,7 @@ export const harnessRequestSchemas = {
     filename: z.string().optional(),
     /** Instead of running `code`, call a namespace function with JSON arguments (call_function). */
     call: functionCallSchema.optional(),
-    /** The warm-up's cell: run in a scratch namespace with its own count (workers/python/harness.py, _session_for). */
+    /** A priming cell (workers/thread/prime.ts): run in a scratch namespace with its own count (workers/python/harness.py, _session_for). */
     scratch: z.boolean().optional(),
   }),
   list_variables: z.object({

@@ -1,13 +1,13 @@
 /**
  * The sandbox arguments a session worker gets (src/supervisor/worker-sandbox.ts), and the worker's own sender, which
- * bounds what it sends (workers/thread/realm/lockdown.ts createGuardedPost). The contract checks are in
+ * bounds what it sends (workers/thread/realm/guarded-post.ts createGuardedPost). The contract checks are in
  * test/wire/contract.test.ts. Pure functions and a MessageChannel: no server needed.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MessageChannel } from 'node:worker_threads';
 import { workerReadPaths, workerSandboxExecArgv } from '../../src/supervisor/worker-sandbox.js';
-import { createGuardedPost } from '../../workers/thread/realm/lockdown.js';
+import { createGuardedPost } from '../../workers/thread/realm/guarded-post.js';
 
 describe('sandbox arguments of a session worker', () => {
   it('gives workers read access to code and distribution only, never the working directory', () => {

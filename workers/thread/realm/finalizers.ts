@@ -18,7 +18,7 @@
  * workspace.ts) therefore never runs a finalizer either.
  * Everything used here is captured when this module is first imported, before user code exists.
  */
-import { fatalReason } from './cell-scope.js';
+import { fatalReason } from './fatal-reason.js';
 
 const RealRegistry = globalThis.FinalizationRegistry;
 const construct = Reflect.construct;

@@ -20,7 +20,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
 import type { InterruptSignalView } from './interrupt-signal.js';
-import { CallableTargetConstructor } from '../realm/lockdown.js';
+import { CallableTargetConstructor } from '../realm/callable-target.js';
 import { diskPackageBytes, type PackageBytes } from './disk-package-data.js';
 import { LEGACY_PATCHES_PY } from './legacy-patches.js';
 import { withLinkerPatches } from './linker-patches.js';

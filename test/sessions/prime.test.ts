@@ -1,6 +1,6 @@
 /**
- * The warm-up a session runs while it waits in the pool (workers/thread/warm-up.ts): its loop, and, with real session
- * processes, that it leaves nothing an agent can see and stops at an agent's first request.
+ * The priming a session runs while it waits (workers/thread/prime.ts): its loop, and, with real session processes,
+ * that it leaves nothing an agent can see and stops at an agent's first request.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -8,7 +8,7 @@ import { chooseDistribution } from '../../src/python/distribution.js';
 import { parseConfig } from '../../src/server/config.js';
 import { SessionManager } from '../../src/sessions/manager.js';
 import { SerialWork } from '../../workers/thread/preloader.js';
-import { warmUp } from '../../workers/thread/warm-up.js';
+import { prime } from '../../workers/thread/prime.js';
 import { eventually } from '../helpers.js';
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -21,11 +21,11 @@ function sessionManager(flags: string[], logs: string[]): SessionManager {
   return new SessionManager(config, chooseDistribution(config.runtime, config.preload, config.wheelDirs), (m) => logs.push(m));
 }
 
-describe('warmUp (the loop)', () => {
+describe('prime (the loop)', () => {
   it('runs the cells asked for, a turn at a time through the queue', async () => {
     const work = new SerialWork();
     let cells = 0;
-    const ran = await warmUp(35, { runCell: async () => void cells++, stop: () => false, work, yieldNow });
+    const ran = await prime(35, { runCell: async () => void cells++, stop: () => false, work, yieldNow });
     assert.equal(ran, 35);
     assert.equal(cells, 35);
   });
@@ -35,7 +35,7 @@ describe('warmUp (the loop)', () => {
     const order: string[] = [];
     let requests = 0;
     let cells = 0;
-    const running = warmUp(1000, {
+    const running = prime(1000, {
       runCell: async () => {
         cells++;
         // A request arrives during the second turn; it is queued behind that turn, before the third.
@@ -56,15 +56,15 @@ describe('warmUp (the loop)', () => {
   });
 });
 
-describe('warm-up of pool sessions (modern runtime, session processes)', () => {
+describe('priming of pool sessions (modern runtime, session processes)', () => {
   let sessions: SessionManager;
   const logs: string[] = [];
 
   before(() => (sessions = sessionManager(['--preload', 'none', '--warm-sessions', '1'], logs)));
   after(() => sessions.closeAll());
 
-  it('a warmed session shows no trace of it: no `_`, count 1, no new names, no cached source', async () => {
-    await eventually(async () => logs.some((line) => line.startsWith('warmed up: 2000 cells ')), 60_000, 'the pool session warmed up');
+  it('a primed session shows no trace of it: no `_`, count 1, no new names, no cached source', async () => {
+    await eventually(async () => logs.some((line) => line.startsWith('warmed up: 2000 cells ')), 60_000, 'the pool session was primed');
     const created = await sessions.create();
     const first = (await sessions.execute(created.id, { code: '_' }, 30_000)).outcome;
     assert.equal(first.error?.type, 'NameError');
@@ -72,7 +72,7 @@ describe('warm-up of pool sessions (modern runtime, session processes)', () => {
     const names = (
       await sessions.execute(
         created.id,
-        { code: "import linecache\n(sorted(k for k in dir() if not k.startswith('_')), [k for k in linecache.cache if 'warm' in k])" },
+        { code: "import linecache\n(sorted(k for k in dir() if not k.startswith('_')), [k for k in linecache.cache if 'prime' in k])" },
         30_000,
       )
     ).outcome;
@@ -83,7 +83,7 @@ describe('warm-up of pool sessions (modern runtime, session processes)', () => {
   });
 });
 
-describe('warm-up of a session an agent holds (no pool)', () => {
+describe('priming of a session an agent holds (no pool)', () => {
   let sessions: SessionManager;
   const logs: string[] = [];
 
@@ -91,14 +91,14 @@ describe('warm-up of a session an agent holds (no pool)', () => {
   after(() => sessions.closeAll());
 
   it("stops at the agent's first request, which gets the session's own first cell", async () => {
-    // Booted for this create: its warm-up is sent as it becomes ready, and this cell right after.
+    // Booted for this create: its priming is sent as it becomes ready, and this cell right after.
     const created = await sessions.create();
     const outcome = (await sessions.execute(created.id, { code: 'x = 6 * 7\nx' }, 30_000)).outcome;
     assert.equal(outcome.result, '42');
     assert.equal(outcome.execution_count, 1);
-    await eventually(async () => logs.some((line) => line.startsWith('warmed up:')), 30_000, 'the warm-up ended');
+    await eventually(async () => logs.some((line) => line.startsWith('warmed up:')), 30_000, 'the priming ended');
     const cells = Number(/^warmed up: (\d+) cells/.exec(logs.find((line) => line.startsWith('warmed up:'))!)?.[1]);
-    assert.ok(cells < 2000, `the warm-up ran ${cells} cells`);
+    assert.ok(cells < 2000, `the priming ran ${cells} cells`);
     assert.equal((await sessions.execute(created.id, { code: 'x, _' }, 30_000)).outcome.result, '(42, 42)');
     await sessions.close(created.id);
   });

@@ -1,0 +1,109 @@
+/**
+ * Running user code as a cell: a cell from its code to its outcome, and a namespace op, which runs user code too (a
+ * `__repr__`, a property). Both run inside the cell scope (realm/cell-scope.ts): the cell's callbacks run inside it
+ * and nowhere else, and the host's deadline interrupts it.
+ */
+import type { FunctionCall, HarnessReplyOf, HarnessRequestOf, OutputLimits, WorkerCellOutcome } from '../../src/wire/contract.js';
+import type { PythonRuntime } from './runtime/types.js';
+import { cellScope } from './realm/cell-scope.js';
+import { fatalReason } from './realm/fatal-reason.js';
+import type { Harness } from './harness-call.js';
+import type { Workspace } from './workspace.js';
+import { NamespaceFailure, WorkerCrash } from './worker-errors.js';
+
+export type NamespaceOp = 'list_variables' | 'inspect_variable' | 'remove_variables' | 'reset';
+/** What a namespace op answers when it succeeds. */
+export type NamespaceValue<K extends NamespaceOp> = Extract<HarnessReplyOf<K>, { ok: true }>['value'];
+
+/** Where a cell comes from: a file (run_file), a function call (call_function), or the prime's scratch cells. */
+export interface CellSource {
+  filename?: string;
+  call?: FunctionCall;
+  /** The prime's cell (prime.ts): a scratch namespace with its own count (harness.py, _session_for). */
+  scratch?: true;
+}
+
+export class CellRunner {
+  constructor(
+    private readonly runtime: PythonRuntime,
+    private readonly harness: Harness,
+    private readonly workspace: Workspace,
+    private readonly interruptSignal: Int32Array,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** One cell, from its code to its outcome. */
+  async run(code: string, limits: OutputLimits, cell: CellSource = {}): Promise<WorkerCellOutcome> {
+    const { filename, call, scratch } = cell;
+    const { harness, interruptSignal } = this;
+    // A stale interrupt (signalled just as the previous call ended) must not hit this one.
+    Atomics.store(interruptSignal, 0, 0);
+    const loaded = await cellScope.host(() => this.loadImportedPackages(code));
+    // Security: the cell's callbacks run inside it (settle) and nowhere else (end); see cell-scope.ts.
+    cellScope.begin();
+    let outcome: WorkerCellOutcome;
+    try {
+      let reply = harness('run', { code, limits, filename, ...(call ? { call } : {}), ...(scratch ? { scratch } : {}) });
+      if ('settle' in reply && reply.settle === true) {
+        const stopped = reply.interrupted === true;
+        const settled = await cellScope.settle({
+          interrupted: () => stopped || Atomics.exchange(interruptSignal, 0, 0) !== 0,
+          pendingTasks: () => Number(harness('tasks', scratch ? { scratch } : {})) || 0,
+          tasksAtStart: Number(reply.tasks) || 0,
+        });
+        if (settled.fatal) throw new WorkerCrash(fatalReason(settled.fatal)!);
+        const { interrupted, errors, moreErrors, pendingTimers } = settled;
+        reply = harness('finish', {
+          interrupted,
+          callback_errors: errors,
+          more_errors: moreErrors,
+          pending_timers: pendingTimers,
+          ...(scratch ? { scratch } : {}),
+        });
+      }
+      if ('settle' in reply) throw new WorkerCrash('The harness asked to settle a cell twice; the session cannot continue.');
+      // Still inside the cell: whatever user code this triggers (it owns the realm's prototypes) is the cell's.
+      outcome = { ...reply, loaded_packages: loaded, changes: this.workspace.collectChanges() };
+    } finally {
+      cellScope.end();
+    }
+    return outcome;
+  }
+
+  /**
+   * A namespace op (list, inspect, remove, reset): it runs user code too (a __repr__, a property), so it runs as a
+   * cell for the cell scope (its callbacks are cancelled at its end) and the host's deadline interrupts it.
+   */
+  namespaceOp<K extends NamespaceOp>(op: K, fields: Omit<HarnessRequestOf<K>, 'op'>): NamespaceValue<K> {
+    Atomics.store(this.interruptSignal, 0, 0);
+    cellScope.begin();
+    let reply: HarnessReplyOf<NamespaceOp>;
+    try {
+      reply = this.harness(op, fields);
+    } finally {
+      cellScope.end();
+    }
+    if (reply.ok) return reply.value as NamespaceValue<K>;
+    throw new NamespaceFailure(reply.code === 'FAILED' ? 'WORKER_ERROR' : reply.code, reply.message);
+  }
+
+  /**
+   * Loads offline packages that the code imports but that are not loaded yet, like a notebook user would
+   * expect `import scipy` to just work. The common case (no import statement) costs one regex test.
+   */
+  private async loadImportedPackages(code: string): Promise<string[]> {
+    if (!/\bimport\b/.test(code)) return [];
+    const { runtime } = this;
+    const names = this.harness('imported_names', { code });
+    const wanted = runtime.packagesForImports(names);
+    if (wanted.length === 0) return [];
+    try {
+      await this.workspace.trusted(() => runtime.loadPackages(wanted));
+      return wanted;
+    } catch (error) {
+      // The cell still runs: its ImportError then tells the user what is missing.
+      this.log(`auto-loading ${wanted.join(', ')} failed: ${(error as Error).message}`);
+      return [];
+    }
+  }
+}

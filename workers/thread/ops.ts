@@ -1,0 +1,134 @@
+/**
+ * What the worker does for each op of the contract: the dispatch table. Its type is the contract's request→reply map
+ * (src/wire/contract.ts: `WorkerOp`, `RequestOf`, `WorkerReplyOf`), so an op added there without a handler here,
+ * or a handler answering the wrong shape, is a compile error. How requests reach these handlers, one at a time, and
+ * how their replies and failures are sent: dispatch.ts.
+ */
+import type { PackageListing, RequestOf, WorkerFileChanges, WorkerOp, WorkerReplyOf } from '../../src/wire/contract.js';
+import type { PythonRuntime } from './runtime/types.js';
+import { cellScope } from './realm/cell-scope.js';
+import type { CellRunner } from './cell.js';
+import type { Harness } from './harness-call.js';
+import { preload, type PreloadSteps, type SerialWork } from './preloader.js';
+import { PRIME_CELL, PRIME_FILENAME, PRIME_LIMITS, prime } from './prime.js';
+import type { Workspace } from './workspace.js';
+import type { WorkerCrash } from './worker-errors.js';
+
+// Captured when the module loads, before the lockdown empties the realm (and cell-scope.ts replaces the timers): the
+// worker's own use only, out of user code's reach. Session processes expose gc (src/sessions/spawn.ts).
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+const realSetImmediate = globalThis.setImmediate;
+const yieldNow = () => new Promise<void>((resolve) => realSetImmediate(resolve));
+
+/** A handler's answer: the reply's value, and the buffers moved (not copied) with it. */
+export interface Reply<K extends WorkerOp> {
+  value: WorkerReplyOf<K>;
+  transfer?: ArrayBuffer[];
+}
+
+/** One handler per op the worker answers. */
+export type OpHandlers = { [K in WorkerOp]: (request: RequestOf<K>) => Promise<Reply<K>> };
+
+export interface OpContext {
+  runtime: PythonRuntime;
+  harness: Harness;
+  workspace: Workspace;
+  cells: CellRunner;
+  /** The host's interrupt signal. */
+  interruptSignal: Int32Array;
+  /** Packages the `preload` request imports (workerData's `preload`). */
+  preloadSet: string[];
+  /** The worker's queue: one thing at a time (dispatch.ts). */
+  work: SerialWork;
+  /** Why the session has ended (the interpreter is gone, the workspace was tampered with), or null: background work stops. */
+  ended(): WorkerCrash | null;
+  /** Requests of an agent received so far (all but preload and prime): priming stops at the first. */
+  agentRequests(): number;
+}
+
+/** Buffers of the changed files, moved (not copied) to the host. */
+function transferables(changes: WorkerFileChanges): ArrayBuffer[] {
+  return changes.written.map((file) => file.data.buffer as ArrayBuffer).filter((buffer, i, all) => all.indexOf(buffer) === i);
+}
+
+function withChanges<K extends WorkerOp>(value: WorkerReplyOf<K> & { changes: WorkerFileChanges }): Reply<K> {
+  return { value, transfer: transferables(value.changes) };
+}
+
+function changesReply(changes: WorkerFileChanges): Reply<'write_file' | 'delete_file'> {
+  return { value: changes, transfer: transferables(changes) };
+}
+
+export function createOpHandlers(ctx: OpContext): OpHandlers {
+  const { runtime, harness, workspace, cells, interruptSignal, work } = ctx;
+  // The worker's own calls into Python outside a cell (cell-scope.ts refuses any other).
+  const host = <T>(run: () => T | Promise<T>) => cellScope.host(run);
+  const preloadSteps: PreloadSteps = {
+    load: async (name: string) => {
+      const ended = ctx.ended();
+      if (ended) throw ended;
+      const wanted = runtime.packagesForImports([name]);
+      if (wanted.length > 0) await host(() => workspace.trusted(() => runtime.loadPackages(wanted)));
+    },
+    importModule: (name: string) => {
+      const ended = ctx.ended();
+      if (ended) throw ended;
+      // An interrupt meant for a cell that waited behind this step is raised again by the host until it answers.
+      Atomics.store(interruptSignal, 0, 0);
+      return host(() => harness('import_modules', { names: [name] }));
+    },
+  };
+
+  return {
+    execute: async ({ code, limits }) => withChanges(await cells.run(code, limits)),
+    run_file: async ({ path, limits }) => withChanges(await cells.run(workspace.readText(path), limits, { filename: path })),
+    call_function: async ({ call, limits }) => withChanges(await cells.run('', limits, { call })),
+    list_variables: async ({ filter, max_items, repr_chars }) => ({
+      value: cells.namespaceOp('list_variables', { filter, max_items, repr_chars }),
+    }),
+    inspect_variable: async ({ name, detail, text_chars }) => ({
+      value: cells.namespaceOp('inspect_variable', { name, detail, text_chars }),
+    }),
+    remove_variables: async ({ names }) => ({ value: cells.namespaceOp('remove_variables', { names }) }),
+    reset: async ({ clear_files }) => {
+      const { removed } = cells.namespaceOp('reset', { clear_files });
+      return withChanges({ removed, changes: workspace.collectChanges() });
+    },
+    write_file: async ({ path, data, append, overwrite }) => {
+      workspace.writeFile(path, data, { append, overwrite });
+      return changesReply(workspace.collectChanges());
+    },
+    delete_file: async ({ path }) => {
+      workspace.delete(path);
+      return changesReply(workspace.collectChanges());
+    },
+    load_packages: async ({ packages }) => {
+      await host(() => workspace.trusted(() => runtime.loadPackages(packages)));
+      return { value: null };
+    },
+    install_wheel: async ({ filename, data }) => {
+      // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
+      await host(() => workspace.trusted(() => harness('install_wheel', { filename, data: Buffer.from(data).toString('base64') })));
+      return { value: null };
+    },
+    list_packages: async () => {
+      const listing: PackageListing = { loaded: runtime.loadedPackages(), available: runtime.availablePackages() };
+      return { value: listing };
+    },
+    preload: async () => {
+      const versions = await preload(ctx.preloadSet, preloadSteps, work, yieldNow);
+      // The packages' transit copies (each file read whole before it is unpacked) go now, while idle.
+      if (ctx.preloadSet.length > 0) collectGarbage?.();
+      return { value: versions };
+    },
+    prime: async ({ cells: count }) => {
+      const ran = await prime(count, {
+        runCell: () => cells.run(PRIME_CELL, PRIME_LIMITS, { filename: PRIME_FILENAME, scratch: true }),
+        stop: () => ctx.agentRequests() > 0 || ctx.ended() !== null,
+        work,
+        yieldNow,
+      });
+      return { value: { cells: ran } };
+    },
+  };
+}
