@@ -41,7 +41,7 @@ _CO_COROUTINE = 0x0080
 #   Python 3.8 (pyodide 0.17): plain Python recursion 2,126; through __getattr__ 1,066, map() 796 levels (= limit
 #     1,592); C recursion counts against the limit there, so 1,000 stops all of these with a RecursionError.
 # Above the default of 1000, recursion through C overflows on both, so that is the cap. What still overflows below
-# it ends the session with that reason (the worker reports it; see workers/thread/realm/cell-scope.ts fatalReason).
+# it ends the session with that reason (the worker reports it; see workers/thread/realm/fatal-reason.ts).
 _MAX_RECURSION_LIMIT = 1000
 
 # Figures go through our own matplotlib backend (Agg plus a show() that captures), written where
@@ -121,7 +121,7 @@ class Session:
 
     def __init__(self, namespace=None):
         # The user's namespace is the real __main__, as in a notebook: classes defined in a cell pickle,
-        # and `import __main__` sees the user's variables (and not the harness's). The warm-up's scratch session
+        # and `import __main__` sees the user's variables (and not the harness's). The priming's scratch session
         # (see _session_for) gets a dict of its own instead.
         self.namespace = sys.modules["__main__"].__dict__ if namespace is None else namespace
         # Tracebacks quote the user's cells from linecache; the scratch session's cells are not kept there.
@@ -1010,9 +1010,9 @@ _scratch_session = None
 
 
 def _session_for(request):
-    """The session a cell op acts on: the user's, or (`scratch`) the warm-up's, which has a namespace and an
+    """The session a cell op acts on: the user's, or (`scratch`) the priming's, which has a namespace and an
     execution count of its own, so that the cells the worker runs to warm its code paths up while the session waits
-    in the pool (session.worker.ts, warmUp) leave nothing the user can see: no variable, no `_`, no count."""
+    in the pool (workers/thread/prime.ts) leave nothing the user can see: no variable, no `_`, no count."""
     global _scratch_session
     if not request.get("scratch"):
         return _session
