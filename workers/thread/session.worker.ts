@@ -4,7 +4,6 @@
  * most replies go over its own pipe to the server (fd 4, direct-channel.ts) and the rest through `parentPort` to
  * its supervisor; with thread isolation everything goes through `parentPort`.
  */
-import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { parentPort, workerData } from 'node:worker_threads';
 import type {
@@ -29,6 +28,7 @@ import { cellScope, fatalReason } from './realm/cell-scope.js';
 import { createGuardedPost, lockdown, prepareSandbox } from './realm/lockdown.js';
 import { Workspace, WorkspaceError, WorkspaceViolation, type Errnos } from './workspace.js';
 import { openDirectChannel } from './direct-channel.js';
+import { loadHarness } from './python-modules.js';
 import { preload, SerialWork } from './preloader.js';
 import { WARM_UP_CELL, WARM_UP_LIMITS, warmUp } from './warm-up.js';
 
@@ -101,17 +101,8 @@ async function boot(): Promise<Booted> {
     }
   }
   const interruptible = runtime.setInterruptBuffer(losslessSignalView(interruptSignal));
-  // The harness becomes its own module; we keep a direct handle on its entry point so that user code
-  // rebinding names in __main__ cannot redirect the worker. The source is ours, embedded as a JSON
-  // string literal (valid Python), never user input.
-  const source = readFileSync(init.harnessPath, 'utf8');
-  const harness = bindHarness(
-    runtime.bindFunction(
-      `(lambda src, types, sys: (lambda m: (exec(compile(src, 'pyodide_mcp_harness.py', 'exec'), m.__dict__),` +
-        ` sys.modules.__setitem__('pyodide_mcp_harness', m), m.entry)[-1])(types.ModuleType('pyodide_mcp_harness')))` +
-        `(${JSON.stringify(source)}, __import__('types'), __import__('sys'))`,
-    ),
-  );
+  // Security: the harness is loaded before any user code exists, and the worker keeps its entry (python-modules.ts).
+  const harness = bindHarness(loadHarness(runtime, init.harnessPath));
   const errnos: Errnos = harness('configure', { figure_formats: init.figureFormats });
   // The preload itself comes later, in the background (the `preload` request, workers/thread/preloader.ts).
   const packages = runtime.packageVersions(init.preload);
