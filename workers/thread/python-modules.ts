@@ -2,11 +2,12 @@
  * The session's Python code (the files of workers/python/), written into the interpreter's file system at boot and
  * imported from there like any module: the harness package and our matplotlib backend.
  *
- * Security: written and imported before any user code runs, from a directory appended to sys.path (so nothing of
- * the user's or the standard library's is shadowed by ours), and the worker keeps the harness's `entry` itself:
- * user code that later edits these files, puts a same-named module earlier on sys.path or rebinds the package's
- * names cannot redirect the worker. (The harness lives in the user's realm either way: the supervisor checks
- * every reply it sends.)
+ * Security: the harness package is written and imported before any user code runs, from a directory appended to
+ * sys.path (nothing of the standard library's or the user's is shadowed by ours), and the worker keeps its `entry`:
+ * user code that later edits these files, puts a same-named module earlier on sys.path (the workspace is) or rebinds
+ * the package's names cannot redirect the worker. The harness lives in the user's realm either way (the supervisor
+ * checks every reply). The backend is imported by matplotlib when pyplot first is, as before the split: a user's
+ * own pyodide_mcp_backend.py in the workspace replaces it, for their own session's figures only.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
