@@ -23,7 +23,7 @@ export const SESSION_PROCESS_PATH = fileURLToPath(new URL('./supervisor/session-
 /** The modern runtime adapter: its source shapes what a memory snapshot holds, so snapshots are keyed by it. */
 export const MODERN_ADAPTER_URL = new URL('../workers/thread/runtime/modern.js', import.meta.url);
 
-/** The Python harness every session loads (not compiled: shipped as source). */
+/** The Python harness's entry module; its sibling modules are loaded with it (workers/thread/python-modules.ts). */
 export const HARNESS_PATH = fileURLToPath(new URL('../../workers/python/harness.py', import.meta.url));
 
 /** The wheels shipped with the package (the modern runtime's default wheel directory). */

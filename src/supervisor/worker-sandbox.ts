@@ -73,16 +73,17 @@ interface WorkerPaths {
 }
 
 /**
- * Paths a session worker must read: our compiled code, the harness, the distribution (and its package.json),
- * the `ws` package pyodide.mjs imports at boot, the wheels directory and a --lock-file. Nothing else: not the user's files,
- * not the working directory, not the server's allow-dirs.
+ * Paths a session worker must read: our compiled code, the Python source (workers/python/), the distribution (and its
+ * package.json), the `ws` package pyodide.mjs imports at boot, the wheels directory and a --lock-file. Nothing else:
+ * not the user's files, not the working directory, not the server's allow-dirs.
  */
 export function workerReadPaths(init: WorkerPaths): string[] {
   const distDir = resolve(init.distDir);
   const distPackage = existsSync(join(distDir, 'package.json')) ? distDir : dirname(distDir);
   const paths = [
     join(PACKAGE_ROOT, 'dist') + sep,
-    resolve(init.harnessPath),
+    // The harness and the Python modules beside it (workers/thread/python-modules.ts).
+    dirname(resolve(init.harnessPath)) + sep,
     join(PACKAGE_ROOT, 'package.json'),
     distPackage + sep,
     packageDir('ws', distPackage),

@@ -356,7 +356,7 @@ export const workerInitSchema = z.object({
   lockFile: z.string().nullable(),
   /** Packages imported in the background after the worker reports ready, when the server sends `preload`. */
   preload: z.array(z.string()),
-  /** Absolute path of workers/python/harness.py. */
+  /** Absolute path of workers/python/harness.py (the modules beside it are read from its directory). */
   harnessPath: z.string(),
   fileLimits: fileLimitsSchema,
   /** Formats figures are captured in, e.g. ["png"] or ["png", "svg"]. */

@@ -80,11 +80,12 @@ describe('the harness mirrors the contract', () => {
     const source = readFileSync(HARNESS_PATH, 'utf8');
     const block = /^HARNESS_OPS = \{\n([\s\S]*?)\n\}/m.exec(source);
     assert.ok(block, 'workers/python/harness.py defines HARNESS_OPS');
+    const handlers = new Map<string, string>();
     const ops = Object.fromEntries(
-      [...block[1]!.matchAll(/^\s+"(\w+)": \[([^\]]*)\],$/gm)].map(([, op, fields]) => [
-        op,
-        [...fields!.matchAll(/"(\w+)"/g)].map((m) => m[1]).sort(),
-      ]),
+      [...block[1]!.matchAll(/^\s+"(\w+)": \((\w+), \[([^\]]*)\]\),$/gm)].map(([, op, handler, fields]) => {
+        handlers.set(op!, handler!);
+        return [op, [...fields!.matchAll(/"(\w+)"/g)].map((m) => m[1]).sort()];
+      }),
     );
     const expected = Object.fromEntries(
       Object.entries(harnessRequestSchemas).map(([op, schema]) => [
@@ -95,8 +96,9 @@ describe('the harness mirrors the contract', () => {
       ]),
     );
     assert.deepEqual(ops, expected);
-    // And the entry point dispatches each of them.
-    const entry = source.slice(source.indexOf('def entry('));
-    for (const op of Object.keys(expected)) assert.match(entry, new RegExp(`if op (== |in \\([^)]*)"${op}"`), `entry() handles ${op}`);
+    // And the entry point dispatches each of them, to a handler defined beside it.
+    assert.match(source.slice(source.indexOf('def entry(')), /HARNESS_OPS\[op\]/, 'entry() dispatches from HARNESS_OPS');
+    for (const [op, handler] of handlers)
+      assert.match(source, new RegExp(`^def ${handler}\\(request\\):`, 'm'), `${op}: ${handler} is defined`);
   });
 });

@@ -6,7 +6,6 @@
  * snapshot is taken before anything but the runtime touched the interpreter, and the lockdown comes last, once
  * everything the worker needs later is held in closures.
  */
-import { readFileSync } from 'node:fs';
 import type { RuntimeInfo, SessionMessage, WorkerInit } from '../../src/wire/contract.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { bootRuntime } from './runtime/index.js';
@@ -14,6 +13,7 @@ import { losslessSignalView } from './runtime/interrupt-signal.js';
 import { lockdown, prepareSandbox } from './realm/lockdown.js';
 import { bindHarness, type Harness } from './harness-call.js';
 import { Workspace, type Errnos } from './workspace.js';
+import { loadHarness } from './python-modules.js';
 
 // Captured when the module loads, before the lockdown removes the global `gc`. Session processes expose gc
 // (src/sessions/spawn.ts).
@@ -64,7 +64,8 @@ export async function boot(init: WorkerInit, { post, log, endBootLog, interruptS
     }
   }
   const interruptible = runtime.setInterruptBuffer(losslessSignalView(interruptSignal));
-  const harness = loadHarness(runtime, init.harnessPath);
+  // Security: the harness is loaded before any user code exists, and the worker keeps its entry (python-modules.ts).
+  const harness = bindHarness(loadHarness(runtime, init.harnessPath));
   const errnos: Errnos = harness('configure', { figure_formats: init.figureFormats });
   // The preload itself comes later, in the background (the `preload` request, workers/thread/preloader.ts).
   const packages = runtime.packageVersions(init.preload);
@@ -93,21 +94,4 @@ export async function boot(init: WorkerInit, { post, log, endBootLog, interruptS
       bootMs: Math.round(performance.now() - started),
     },
   };
-}
-
-/**
- * Loads the harness (workers/python/harness.py) into the interpreter: every Python module the worker loads at boot is
- * loaded here. The harness becomes its own module; we keep a direct handle on its entry point so that user code
- * rebinding names in __main__ cannot redirect the worker. The source is ours, embedded as a JSON string literal
- * (valid Python), never user input.
- */
-function loadHarness(runtime: PythonRuntime, harnessPath: string): Harness {
-  const source = readFileSync(harnessPath, 'utf8');
-  return bindHarness(
-    runtime.bindFunction(
-      `(lambda src, types, sys: (lambda m: (exec(compile(src, 'pyodide_mcp_harness.py', 'exec'), m.__dict__),` +
-        ` sys.modules.__setitem__('pyodide_mcp_harness', m), m.entry)[-1])(types.ModuleType('pyodide_mcp_harness')))` +
-        `(${JSON.stringify(source)}, __import__('types'), __import__('sys'))`,
-    ),
-  );
 }

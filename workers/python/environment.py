@@ -1,0 +1,87 @@
+"""The interpreter as a session finds it: the workspace as working directory, our matplotlib backend, the cap on
+the recursion limit, quiet package warnings, and the builtins a reset restores."""
+import builtins
+import errno as _errno
+import os
+import sys
+import warnings
+
+WORKSPACE = "/workspace"
+
+# Security: the highest recursion limit a cell may set. Python frames and C frames (repr, json, pickle, map,
+# __getattr__...) share the worker thread's JavaScript stack (16 MB, src/supervisor/supervisor.ts); overflowing it is a
+# fatal Pyodide error, not a RecursionError. Measured in a worker thread with Node's default 4 MB stack (Node 20.20),
+# the recursion depth at which the stack overflowed (the 16 MB stack only adds headroom):
+#   Python 3.14 (pyodide 314): plain Python recursion ~100,000 (on unwinding); through __repr__ 960, map() 1,064,
+#     __getattr__ 1,083 levels; repr/json/pickle/deepcopy of a 200,000-deep list overflow at the default limit too.
+#   Python 3.8 (pyodide 0.17): plain Python recursion 2,126; through __getattr__ 1,066, map() 796 levels (= limit
+#     1,592); C recursion counts against the limit there, so 1,000 stops all of these with a RecursionError.
+# Above the default of 1000, recursion through C overflows on both, so that is the cap. What still overflows below
+# it ends the session with that reason (the worker reports it; see workers/thread/realm/cell-scope.ts fatalReason).
+_MAX_RECURSION_LIMIT = 1000
+
+
+def prepare_environment():
+    os.makedirs(WORKSPACE, exist_ok=True)
+    os.chdir(WORKSPACE)
+    # Figures go through our own matplotlib backend (Agg plus a show() that captures), which the worker wrote beside
+    # this package (workers/thread/python-modules.ts). Set before anything imports pyplot.
+    os.environ["MPLBACKEND"] = "module://pyodide_mcp_backend"
+
+
+def quiet_package_syntax_warnings():
+    """SyntaxWarnings that CPython raises while compiling a package's own files on import (`import scipy` on
+    Python 3.8 printed three `"is" with a literal`) say nothing about the user's code, so they are not shown. A
+    compiler warning's module is its file name without .py; packages and the standard library live under
+    /lib/python3.x/, the user's cells and files (/workspace) keep their warnings."""
+    warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"/lib/python3")
+
+
+def cap_recursion_limit():
+    """sys.setrecursionlimit accepts at most _MAX_RECURSION_LIMIT (higher values are lowered, with a warning)."""
+    original = sys.setrecursionlimit
+
+    def setrecursionlimit(limit):
+        import operator
+
+        limit = operator.index(limit)
+        if limit > _MAX_RECURSION_LIMIT:
+            warnings.warn(
+                "sys.setrecursionlimit(%d) was lowered to %d: deeper recursion would overflow the JavaScript stack "
+                "of this sandbox, which ends the session" % (limit, _MAX_RECURSION_LIMIT),
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            limit = _MAX_RECURSION_LIMIT
+        original(limit)
+
+    setrecursionlimit.__doc__ = original.__doc__
+    sys.setrecursionlimit = setrecursionlimit
+    if sys.getrecursionlimit() > _MAX_RECURSION_LIMIT:
+        original(_MAX_RECURSION_LIMIT)
+
+
+def errnos():
+    names = ("ENOSPC", "EFBIG", "EDQUOT", "ENOENT", "EEXIST", "EISDIR", "EACCES")
+    return {name: getattr(_errno, name, -1) for name in names}
+
+
+# What a fresh session's builtins module holds (reset_session restores it): taken before any user code ran, so that
+# a `builtins.print` hook or a `builtins.x` set by a cell does not outlive a reset, as it would not a kernel restart.
+_PRISTINE_BUILTINS = {}
+_MISSING = object()
+
+
+def remember_builtins(names=None):
+    """Adds the builtins module's current contents (or only `names` of it) to what a reset restores."""
+    current = vars(builtins)
+    _PRISTINE_BUILTINS.update(current if names is None else {name: current[name] for name in names})
+
+
+def restore_builtins():
+    current = vars(builtins)
+    for name in [name for name in current if name not in _PRISTINE_BUILTINS]:
+        del current[name]
+    for name, value in _PRISTINE_BUILTINS.items():
+        if current.get(name, _MISSING) is not value:
+            current[name] = value
