@@ -43,9 +43,9 @@ export abstract class SessionOps {
     options: { append: boolean; overwrite: boolean },
   ): Promise<FileRef> {
     const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
-    const [ref] = applyChanges(session, changes);
+    applyChanges(session, changes);
     await this.persistence.filesChanged(session, changes);
-    return ref!;
+    return session.files.ref(path, session.files.sizeOf(path));
   }
 
   /** Deletes a file (or empty directory) from a session's workspace, queued behind running code. */
