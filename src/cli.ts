@@ -14,6 +14,7 @@ import { createServer } from './server/server.js';
 import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
 import { SessionManager } from './sessions/manager.js';
 import { SessionScope } from './sessions/scope.js';
+import { UsageError } from './errors.js';
 
 const log = (message: string) => process.stderr.write(`[pyodide-mcp] ${message}\n`);
 const version = packageVersion();
@@ -56,7 +57,7 @@ async function main(): Promise<number | undefined> {
     created = createServer({ config, distribution, version, log });
   } catch (error) {
     // A flag the server itself checks (--tools naming an unknown tool): a usage error like any other bad flag.
-    if (!(error instanceof TypeError)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     log(error.message);
     return 2;
   }
@@ -99,7 +100,7 @@ async function serveOverHttp(
     manager = new SessionManager(config, distribution, log);
   } catch (error) {
     // An untrusted --state-dir: a usage error like any other bad flag.
-    if (!(error instanceof TypeError)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     log(error.message);
     return 2;
   }
@@ -108,7 +109,7 @@ async function serveOverHttp(
     await createServer({ config, version, log, sessions: new SessionScope(manager) }).close();
   } catch (error) {
     await manager.closeAll();
-    if (!(error instanceof TypeError)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     log(error.message);
     return 2;
   }

@@ -49,5 +49,16 @@ export class PyodideMcpError extends Error {
   }
 }
 
+/**
+ * A bad flag, option or setting (an unknown option, a value out of range, an untrusted --state-dir): the caller's to
+ * fix before anything runs. The command prints its message and exits 2; the library throws it from createSandbox().
+ * A TypeError, Node's convention for a bad argument (what the library has always thrown), with a stable `code` so
+ * that callers tell it from a bug's TypeError without `instanceof TypeError`.
+ */
+export class UsageError extends TypeError {
+  override readonly name = 'UsageError';
+  readonly code = 'USAGE_ERROR';
+}
+
 export const NEW_SESSION_HINT =
   'Call create_session, or execute_code without session_id, to start a new session (variables and files of the old one are gone).';

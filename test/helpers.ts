@@ -1,9 +1,15 @@
-/** Test helpers: start the built server over real stdio and talk to it with the SDK's own Client. */
+/**
+ * Test helpers: start the built server over real stdio and talk to it with the SDK's own Client; or build a config
+ * and a session manager in this process as the command would (testConfig, testManager).
+ */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chooseDistribution, type Distribution } from '../src/python/distribution.js';
+import { parseConfig, type Config } from '../src/server/config.js';
+import { SessionManager } from '../src/sessions/manager.js';
 
 /** dist/src/cli.js, from dist/test/. */
 export const CLI = join(fileURLToPath(import.meta.url), '..', '..', 'src', 'cli.js');
@@ -60,4 +66,18 @@ export async function eventually(check: () => Promise<boolean>, ms: number, what
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`timed out after ${ms} ms waiting for: ${what}`);
+}
+
+/** The config the command builds from `flags` (no env), and the distribution it then chooses. */
+export function testConfig(flags: string[] = []): { config: Config; distribution: Distribution } {
+  const action = parseConfig(flags, {});
+  if (action.action !== 'run') throw new Error(`expected a config from ${flags.join(' ')}, got ${action.action}`);
+  const { config } = action;
+  return { config, distribution: chooseDistribution(config.runtime, config.preload, config.wheelDirs) };
+}
+
+/** A SessionManager with the config and distribution of `flags` (testConfig), its log lines going to `log`. */
+export function testManager(flags: string[] = [], log: (message: string) => void = () => {}): SessionManager {
+  const { config, distribution } = testConfig(flags);
+  return new SessionManager(config, distribution, log);
 }

@@ -24,7 +24,7 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<M
   try {
     ({ server } = sandbox[serveMcp]());
   } catch (error) {
-    // A bad tools/profile option (TypeError naming it): the sandbox made for this server must not linger.
+    // A bad tools/profile option (a UsageError naming it): the sandbox made for this server must not linger.
     if (!shared) await sandbox.close();
     throw error;
   }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { machineMemory, type MachineMemory } from '../sessions/memory-budget.js';
 import { buildConfig, FLAGS, type Config, type FlagName, type FlagValue, type RawFlag } from '../server/config.js';
+import { UsageError } from '../errors.js';
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 
@@ -19,7 +20,7 @@ type SandboxFlag = { [F in FlagName]: (typeof FLAGS)[F] extends { cliOnly: true 
  * Options of createSandbox() and createMcpServer(): every flag of the command (`pyodide-mcp --help`, docs/configuration.md)
  * in camelCase, with the same default and the same rules; durations say their unit (`timeoutSeconds`,
  * `sessionTtlSeconds`, `maxTimeoutSeconds`, `interruptGraceMs`). Lists are arrays (`preload: []` preloads nothing),
- * switches are booleans. A bad value or an unknown option throws a TypeError naming it.
+ * switches are booleans. A bad value or an unknown option throws a UsageError naming it.
  */
 export type SandboxOptions = { [F in SandboxFlag as OptionOf<F>]?: FlagValue<F> } & {
   /** Where the sandbox's log lines go (session created, ended, why). Default: stderr, prefixed `[pyodide-mcp]`. */
@@ -50,7 +51,7 @@ function kindOf(flag: FlagName): 'boolean' | 'array' | 'number' | 'string' {
 function toRaw(flag: FlagName, name: string, value: unknown): unknown {
   const kind = kindOf(flag);
   const wrong = () =>
-    new TypeError(
+    new UsageError(
       `Invalid value ${JSON.stringify(value)} for option ${name}: expected ${kind === 'array' ? 'an array of strings' : `a ${kind}`}. ${FLAGS[flag].help}`,
     );
   if (kind === 'array') {
@@ -64,22 +65,22 @@ function toRaw(flag: FlagName, name: string, value: unknown): unknown {
   return kind === 'boolean' ? String(value) : value;
 }
 
-/** Validates createSandbox() options into a Config. Throws a TypeError naming the first bad or unknown option. */
+/** Validates createSandbox() options into a Config. Throws a UsageError naming the first bad or unknown option. */
 export function configFromOptions(
   options: SandboxOptions,
   cwd = process.cwd(),
   env: Record<string, string | undefined> = process.env,
   machine: MachineMemory = machineMemory(),
 ): Config {
-  if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, not ${JSON.stringify(options)}.`);
+  if (options === null || typeof options !== 'object') throw new UsageError(`options must be an object, not ${JSON.stringify(options)}.`);
   const known = new Map(sandboxFlags.map((flag) => [optionName(flag), flag]));
   for (const name of Object.keys(options)) {
     if (name !== 'log' && !known.has(name)) {
-      throw new TypeError(`Unknown option ${JSON.stringify(name)}. Options: ${[...known.keys(), 'log'].join(', ')}.`);
+      throw new UsageError(`Unknown option ${JSON.stringify(name)}. Options: ${[...known.keys(), 'log'].join(', ')}.`);
     }
   }
   if (options.log !== undefined && typeof options.log !== 'function')
-    throw new TypeError('Invalid value for option log: expected a function.');
+    throw new UsageError('Invalid value for option log: expected a function.');
   const given = options as Record<string, unknown>;
   return buildConfig(
     (flag): RawFlag => {

@@ -9,14 +9,15 @@ import { chooseDistribution } from '../python/distribution.js';
 import { packageVersion } from '../paths.js';
 import { sessionPath, sessionUri } from '../sessions/host-paths.js';
 import type { Config } from '../server/config.js';
-import { checkCodeLength, reportProgress, shapeExecution, timeoutFor, type ExecutionReply } from '../server/execution-reply.js';
+import { reportProgress, shapeExecution, type ExecutionResult } from '../server/execution-reply.js';
 import { createServer, type CreatedServer } from '../server/server.js';
 import type { FileEntry, FileRef } from '../sessions/file-index.js';
+import { checkCodeLength, timeoutFor } from '../sessions/input-checks.js';
 import { SessionManager, type SessionSummary } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
 import { configFromOptions, type SandboxOptions } from './options.js';
 
-export type { ExecutionReply as ExecutionResult, FileEntry, FileRef, SessionSummary };
+export type { ExecutionResult, FileEntry, FileRef, SessionSummary };
 
 /** Which Python runs a session, and why the sandbox chose that distribution. */
 export interface SessionRuntime {
@@ -161,16 +162,16 @@ export class SandboxSession {
    * exception, a timeout or an abort resolves with `success: false` and `error` set (the session survives); a
    * session that had to be ended resolves with error type "WorkerTerminated" and later calls throw SESSION_DEAD.
    */
-  async execute(code: string, options: ExecuteOptions = {}): Promise<ExecutionReply> {
+  async execute(code: string, options: ExecuteOptions = {}): Promise<ExecutionResult> {
     if (typeof code !== 'string') throw new PyodideMcpError('INVALID_INPUT', 'code must be a string.');
     checkCodeLength(this.config, code);
     return this.run({ code }, options);
   }
 
   /** Runs a .py file of the workspace in the session's namespace (like `%run -i`); same result as execute(). */
-  async runFile(path: string, options: ExecuteOptions = {}): Promise<ExecutionReply> {
+  async runFile(path: string, options: ExecuteOptions = {}): Promise<ExecutionResult> {
     const rel = sessionPath(path);
-    this.manager.filesOf(this.live()).sizeOf(rel);
+    (await this.manager.filesOf(this.live())).sizeOf(rel);
     return this.run({ path: rel }, options);
   }
 
@@ -194,8 +195,7 @@ export class SandboxSession {
   /** Lists the workspace (or a directory of it), recursively unless `recursive: false`. */
   async listFiles(path = '', options: { recursive?: boolean } = {}): Promise<(FileEntry & { uri: string })[]> {
     const id = this.live();
-    return this.manager
-      .filesOf(id)
+    return (await this.manager.filesOf(id))
       .list(sessionPath(path), options.recursive ?? true)
       .map((entry) => ({ ...entry, uri: sessionUri(id, entry.path) }));
   }
@@ -222,7 +222,7 @@ export class SandboxSession {
     });
   }
 
-  private async run(source: { code: string } | { path: string }, options: ExecuteOptions): Promise<ExecutionReply> {
+  private async run(source: { code: string } | { path: string }, options: ExecuteOptions): Promise<ExecutionResult> {
     const id = this.live();
     if (options.timeoutSeconds !== undefined && !(typeof options.timeoutSeconds === 'number' && options.timeoutSeconds > 0)) {
       throw new PyodideMcpError(
@@ -260,7 +260,7 @@ export class SandboxSession {
 
 /**
  * Creates a sandbox. Options are the command's flags in camelCase (docs/configuration.md), validated by the same rules:
- * a bad or unknown option throws a TypeError naming it. Sessions boot on demand (and `warmSessions` ahead).
+ * a bad or unknown option throws a UsageError (a TypeError, code USAGE_ERROR) naming it. Sessions boot on demand (and `warmSessions` ahead).
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = configFromOptions(options);

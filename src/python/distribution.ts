@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { RuntimeKind } from '../wire/contract.js';
 import { checkWheelDir, type WheelDir, type WheelDirCheck } from './wheel-check.js';
+import { UsageError } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -79,7 +80,7 @@ export function canonicalName(name: string): string {
 
 /**
  * Every lock entry needed to load `names`, dependencies included, in dependency order.
- * Throws a TypeError naming a package that the lock file does not know.
+ * Throws a UsageError naming a package that the lock file does not know.
  */
 export function wheelClosure(lock: Lockfile, names: string[]): LockPackage[] {
   const byImport = new Map<string, string>();
@@ -87,7 +88,7 @@ export function wheelClosure(lock: Lockfile, names: string[]): LockPackage[] {
   const seen = new Map<string, LockPackage>();
   const visit = (name: string) => {
     const key = lock.packages[canonicalName(name)] ? canonicalName(name) : byImport.get(name);
-    if (!key) throw new TypeError(`Package ${JSON.stringify(name)} is not part of Pyodide ${lock.info.python}'s package set.`);
+    if (!key) throw new UsageError(`Package ${JSON.stringify(name)} is not part of Pyodide ${lock.info.python}'s package set.`);
     if (seen.has(key)) return;
     const pkg = lock.packages[key]!;
     for (const dep of pkg.depends) visit(dep);
@@ -123,7 +124,7 @@ export const FETCH_COMMAND = 'npx pyodide-mcp fetch-wheels';
 /**
  * Picks the distribution: the modern runtime when one of `dirs` (in order) holds every wheel `preload` needs, each
  * matching the lock's sha256 (or nothing is preloaded), otherwise the legacy offline scientific distribution.
- * `requested` forces one; an impossible request throws a TypeError that says what is missing and how to fix it.
+ * `requested` forces one; an impossible request throws a UsageError that says what is missing and how to fix it.
  * `lockSource` is the path of the pyodide-lock.json to use (the pinned one by default, --lock-file), or a Lockfile
  * object (tests; sessions then load by the pinned lock).
  */
@@ -178,7 +179,7 @@ export function chooseDistribution(
   if (requested === 'modern') {
     if (!modernReady) {
       const missing = needed.filter((pkg) => !checks.some((check) => check.verified.has(pkg.file_name)));
-      throw new TypeError(
+      throw new UsageError(
         `--runtime modern needs ${missingCount} verified wheel(s) not found in ${where} (${missing
           .map((p) => p.file_name)
           .slice(0, 5)
@@ -189,7 +190,7 @@ export function chooseDistribution(
   }
   if (requested === 'legacy') {
     if (!legacyReady)
-      throw new TypeError(
+      throw new UsageError(
         `--runtime legacy cannot preload ${preload.filter((n) => !shipped.has(n)).join(', ')}: the legacy distribution does not ship it.`,
       );
     return legacy('requested with --runtime legacy');
@@ -208,7 +209,7 @@ export function chooseDistribution(
         `For Python ${lock.info.python}: run \`${FETCH_COMMAND}\` once (downloads them from the Pyodide CDN) and restart the server`,
     );
   }
-  throw new TypeError(
+  throw new UsageError(
     `No installed distribution can preload ${preload.join(', ')}: run \`${FETCH_COMMAND} --preload ${preload.join(',')}\` or change --preload.`,
   );
 }

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import { modernDistDir, wheelClosure, type Lockfile } from './distribution.js';
+import { UsageError } from '../errors.js';
 
 /** The scientific stack: the server's default `--preload` (src/server/config.ts) and what `npm run wheels:fetch` stores by default. */
 export const DEFAULT_PRELOAD = ['numpy', 'pandas', 'matplotlib', 'sympy'];
@@ -60,7 +61,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Manifest for `names` and their dependency closure, from a pyodide-lock.json.
- * Throws wheelClosure's TypeError for a package the lock does not know.
+ * Throws wheelClosure's UsageError for a package the lock does not know.
  */
 export function buildManifest(lock: Lockfile, names: string[], pyodideVersion = lockPyodideVersion(lock)): WheelManifest {
   return {
@@ -230,11 +231,11 @@ function openSource(from: string, connectTimeoutMs: number): Source {
     };
   }
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(from) && !from.startsWith('file:')) {
-    throw new TypeError(`Unsupported mirror ${JSON.stringify(from)}: use a local directory or an http(s):// URL.`);
+    throw new UsageError(`Unsupported mirror ${JSON.stringify(from)}: use a local directory or an http(s):// URL.`);
   }
   const dir = from.startsWith('file:') ? fileURLToPath(from) : from;
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new TypeError(
+    throw new UsageError(
       `Mirror directory ${JSON.stringify(dir)} does not exist: create it and put the wheel files in it, or pass an http(s) URL.`,
     );
   }

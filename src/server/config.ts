@@ -14,6 +14,7 @@ import type { WheelDir } from '../python/wheel-check.js';
 import { DEFAULT_PRELOAD } from '../python/wheels.js';
 import { fitMemoryBudget, machineMemory, type MachineMemory, type MemoryBudget } from '../sessions/memory-budget.js';
 import { DEFAULT_MAX_WASM_MEMORY_MB } from '../supervisor/worker-sandbox.js';
+import { UsageError } from '../errors.js';
 
 const seconds = (max: number) => z.coerce.number().positive().max(max);
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -136,7 +137,7 @@ export function envName(flag: string): string {
 
 export type CliAction = { action: 'help' } | { action: 'version' } | { action: 'run'; config: Config };
 
-/** Parses argv and env. Throws a TypeError naming the bad flag (or env var) and value. */
+/** Parses argv and env. Throws a UsageError naming the bad flag (or env var) and value. */
 export function parseConfig(
   argv: string[],
   env: Record<string, string | undefined>,
@@ -173,7 +174,7 @@ export type RawFlag = { given: unknown; source: string; explicit: boolean };
 /**
  * Validates every flag's raw value with its row's schema and builds the Config. The CLI reads argv and env; the
  * library reads createSandbox() options (src/api/options.ts): both go through here, so defaults and rules are the
- * same. Throws a TypeError naming the bad source and value, or giving the arithmetic of a memory budget that the
+ * same. Throws a UsageError naming the bad source and value, or giving the arithmetic of a memory budget that the
  * sessions cannot fit in. `machine`: the figures the budget is computed from (this process's by default).
  */
 export function buildConfig(
@@ -190,7 +191,7 @@ export function buildConfig(
     if (spec.multiple) given = typeof given === 'string' ? given.split(delimiter).filter(Boolean) : (given ?? []);
     const parsed = check(FLAGS[flag], given);
     if (!parsed.success) {
-      throw new TypeError(
+      throw new UsageError(
         `Invalid value ${JSON.stringify(given)} for ${raw(flag).source}: ${parsed.error.issues[0]?.message}. ${spec.help}`,
       );
     }
@@ -198,7 +199,7 @@ export function buildConfig(
   };
   const { maxTotalMemoryMb, ...config } = toConfig(read, cwd, env);
   if (config.defaultTimeoutMs > config.maxTimeoutMs) {
-    throw new TypeError(
+    throw new UsageError(
       `${nameOf('timeout')} (${config.defaultTimeoutMs / 1000}) is larger than ${nameOf('max-timeout')} (${config.maxTimeoutMs / 1000}); raise ${nameOf('max-timeout')} or lower ${nameOf('timeout')}.`,
     );
   }
@@ -232,7 +233,7 @@ function parseFlags(argv: string[]) {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw new TypeError(`${error instanceof Error ? error.message : String(error)}. Run with --help to see every flag.`, { cause: error });
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}. Run with --help to see every flag.`, { cause: error });
   }
 }
 

@@ -11,9 +11,9 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { z } from 'zod';
 import { IDENTIFIER, type Parameter } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
-import { executionOutputShape, runWithProgress } from './execution-reply.js';
+import { executionOutputShape, runCellAndReply } from './execution-reply.js';
 import { checkedCall } from './tools/call-function.js';
-import { guarded, optionalArg, orNull, type ToolDeps } from './tools/shared.js';
+import { toolReply, optionalArg, orNull, type ToolDeps } from './tools/shared.js';
 
 /** What a registered tool may be called. */
 export const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
@@ -118,23 +118,19 @@ export class DynamicTools {
         outputSchema: config.structuredContent ? executionOutputShape : undefined,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       },
-      guarded(
-        this.deps,
-        async (input: Record<string, unknown>, extra) => {
-          const args: unknown[] = [];
-          // No prototype, and own keys only: a parameter named constructor or toString is not Object.prototype's.
-          const kwargs: Record<string, unknown> = Object.create(null);
-          for (const p of parameters) {
-            const value = Object.hasOwn(input, p.name) ? input[p.name] : undefined;
-            if (value === undefined) continue;
-            if (p.kind === 'POSITIONAL_ONLY') args.push(value);
-            else kwargs[p.name] = value;
-          }
-          const call = checkedCall(fn, args, kwargs, config.maxCodeChars);
-          return runWithProgress(this.deps, sessionId, { call }, config.defaultTimeoutMs, extra);
-        },
-        { restore: false },
-      ),
+      toolReply(this.deps, async (input: Record<string, unknown>, extra) => {
+        const args: unknown[] = [];
+        // No prototype, and own keys only: a parameter named constructor or toString is not Object.prototype's.
+        const kwargs: Record<string, unknown> = Object.create(null);
+        for (const p of parameters) {
+          const value = Object.hasOwn(input, p.name) ? input[p.name] : undefined;
+          if (value === undefined) continue;
+          if (p.kind === 'POSITIONAL_ONLY') args.push(value);
+          else kwargs[p.name] = value;
+        }
+        const call = checkedCall(fn, args, kwargs, config.maxCodeChars);
+        return runCellAndReply(this.deps, sessionId, { call }, config.defaultTimeoutMs, extra);
+      }),
     );
     this.registered.set(name, { name, sessionId, function: fn, tool });
     return { name, session_id: sessionId, function: fn, description: text, parameters: parameters.map((p) => p.name) };

@@ -20,7 +20,7 @@ export function registerSessionFileResources(server: McpServer, sessions: Sessio
         const path = sessionPath(String(variables.path).split('/').map(decodeURIComponent).join('/'));
         // A resource is read whole: one larger than a reply may be (base64 grows it by a third) is refused with
         // the way to page through it, never sent (a client drops a message above its own limit, and the connection).
-        const size = sessions.filesOf(id).sizeOf(path);
+        const size = (await sessions.filesOf(id)).sizeOf(path);
         if (size * 1.4 > maxReplyBytes) {
           throw new PyodideMcpError(
             'REPLY_TOO_LARGE',

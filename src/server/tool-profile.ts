@@ -5,6 +5,7 @@
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Config } from './config.js';
+import { UsageError } from '../errors.js';
 
 /** The compact profile: its tools, each with the shorter description it gets there. */
 export const COMPACT_TOOLS: Record<string, string> = {
@@ -40,12 +41,12 @@ export function recordTools(server: McpServer, register: () => void): Map<string
 
 /**
  * Removes the tools the profile and --tools leave out; in the compact profile, shortens descriptions. Throws a
- * TypeError naming an unknown tool in --tools (the CLI exits with code 2 on it).
+ * UsageError naming an unknown tool in --tools (the CLI exits with code 2 on it).
  */
 export function applyToolProfile(tools: Map<string, RegisteredTool>, config: Pick<Config, 'profile' | 'tools'>): string[] {
   for (const name of config.tools ?? []) {
     if (!tools.has(name)) {
-      throw new TypeError(`Invalid value for --tools: unknown tool ${JSON.stringify(name)}. Tools: ${[...tools.keys()].join(', ')}.`);
+      throw new UsageError(`Invalid value for --tools: unknown tool ${JSON.stringify(name)}. Tools: ${[...tools.keys()].join(', ')}.`);
     }
   }
   const exposed = new Set(config.tools ?? (config.profile === 'compact' ? Object.keys(COMPACT_TOOLS) : tools.keys()));

@@ -1,17 +1,16 @@
 /**
  * The server's side of one session: spawns it (src/sessions/spawn.ts), waits for its ready handshake, sends typed
  * requests and checks every reply against the contract (`request<Op>()` resolves to that op's reply type), runs
- * the timeout → interrupt → terminate sequence, and watches the session's memory. Only the session manager and
+ * the timeout → interrupt → end sequence, and watches the session's memory. Only the session manager and
  * the warm pool create these.
  *
  * Security: whatever arrives from a session is untrusted. A message outside the contract, a reply that does not
- * match its request, a broken frame or memory above the limit ends THAT session (`onDeath` with the reason);
+ * match its request, a broken frame or memory above the limit ends THAT session (`onEnd` with the reason);
  * nothing a session sends can raise an error in the server.
  */
 import {
   REPLIES,
   sessionMessageSchema,
-  type CellOutcome,
   type FunctionCall,
   type Op,
   type OutputLimits,
@@ -22,6 +21,7 @@ import {
   type WireError,
 } from '../wire/contract.js';
 import { isErrorCode, PyodideMcpError } from '../errors.js';
+import type { CellRun } from './cell-runner.js';
 import type { MemoryWatchdog } from './memory-watchdog.js';
 import { boundedSessionLog } from './session-log.js';
 import { spawnSession, type SessionEndpoint, type SpawnOptions } from './spawn.js';
@@ -44,7 +44,7 @@ export const PACKAGE_OP_FACTOR = 10;
 const PACKAGE_OPS: ReadonlySet<Op> = new Set<Op>(['load_packages', 'install_wheel']);
 
 export interface ChannelOptions extends Omit<SpawnOptions, 'log'> {
-  /** How long Python gets to honour an interrupt before the session is terminated. */
+  /** How long Python gets to honour an interrupt before the session is ended. */
   interruptGraceMs: number;
   /** Deadline of a request that runs no user code (--op-timeout), in ms; package ops get PACKAGE_OP_FACTOR times. */
   opTimeoutMs: number;
@@ -56,19 +56,13 @@ export interface ChannelOptions extends Omit<SpawnOptions, 'log'> {
   onSnapshot?: (data: Uint8Array) => void;
 }
 
-export interface ExecuteOptions {
+/** A cell to run, as execute() sends it. */
+export interface CellRequest {
   /** Code to run, a workspace file to run (run_file), or a namespace function to call (call_function). */
   source: CellSource;
   limits: OutputLimits;
   timeoutMs: number;
   signal?: AbortSignal;
-}
-
-/** The outcome of a cell plus how it ended, from the host's point of view. */
-export interface ExecuteResult {
-  outcome: CellOutcome;
-  /** Set when the host interrupted the cell (and Python honoured it). */
-  interrupted: InterruptReason | null;
 }
 
 interface Pending {
@@ -84,11 +78,11 @@ export class SessionChannel {
   readonly ready: Promise<RuntimeInfo>;
   /** True once `ready` has resolved. */
   isReady = false;
-  /** Set once the session is gone (terminated, crashed, broke the contract); every later call fails with it. */
-  deadReason: PyodideMcpError | null = null;
+  /** Set once the session is gone (ended, crashed, broke the contract); every later call fails with it. */
+  endReason: PyodideMcpError | null = null;
   private readonly endpoint: SessionEndpoint;
   private readonly pending = new Map<number, Pending>();
-  private readonly deathListeners: ((reason: PyodideMcpError) => void)[] = [];
+  private readonly endListeners: ((reason: PyodideMcpError) => void)[] = [];
   private readonly stopWatching: () => void;
   /** The session's bounded share of the server's log. */
   private readonly sessionLog: (text: string) => void;
@@ -108,37 +102,39 @@ export class SessionChannel {
             pid,
             limitBytes: options.maxSessionMemoryMb * 2 ** 20,
             onExceed: (rss) =>
-              this.kill(
-                `it used ${Math.round(rss / 2 ** 20)} MB of memory, above the limit of ${options.maxSessionMemoryMb} MB per session (--max-session-memory-mb)`,
+              void this.end(
+                brokenRule(
+                  `it used ${Math.round(rss / 2 ** 20)} MB of memory, above the limit of ${options.maxSessionMemoryMb} MB per session (--max-session-memory-mb)`,
+                ),
               ),
           });
     this.ready = new Promise<RuntimeInfo>((resolve, reject) => {
-      this.onDeath(reject);
+      this.onEnd(reject);
       this.endpoint.onMessage((raw) => {
-        if (this.deadReason) return;
+        if (this.endReason) return;
         // Security: parse, never trust. Anything outside the contract ends the session.
         const parsed = sessionMessageSchema.safeParse(raw);
-        if (!parsed.success) return this.kill(`sent a message outside the protocol (${parsed.error.issues[0]?.message})`);
+        if (!parsed.success) return void this.end(brokenRule(`sent a message outside the protocol (${parsed.error.issues[0]?.message})`));
         const message = parsed.data;
         switch (message.type) {
           case 'ready':
             this.isReady = true;
             return resolve(message.info);
           case 'boot_failed':
-            return this.die(new PyodideMcpError('BOOT_FAILED', `The Python runtime failed to start: ${message.error.message}`));
+            return void this.end(new PyodideMcpError('BOOT_FAILED', `The Python runtime failed to start: ${message.error.message}`));
           case 'log':
             return this.sessionLog(message.message);
           case 'snapshot':
             if (options.init.makeSnapshot) options.onSnapshot?.(message.data);
             return;
           case 'fatal':
-            return this.kill(message.reason.replace(/^The session /, '').replace(/\.$/, ''));
+            return void this.end(brokenRule(message.reason.replace(/^The session /, '').replace(/\.$/, '')));
           case 'reply':
             return this.settle(message);
         }
       });
-      this.endpoint.onExit((description) =>
-        this.die(new PyodideMcpError('WORKER_CRASHED', `The session's worker exited unexpectedly (${description}).`)),
+      this.endpoint.onExit(
+        (description) => void this.end(new PyodideMcpError('WORKER_CRASHED', `The session's worker exited unexpectedly (${description}).`)),
       );
     });
     // A boot failure is reported through `ready`; this keeps an unobserved rejection from crashing us.
@@ -151,9 +147,9 @@ export class SessionChannel {
   }
 
   /** Called once when the session is gone, with the reason later calls are given. */
-  onDeath(listener: (reason: PyodideMcpError) => void): void {
-    if (this.deadReason) listener(this.deadReason);
-    else this.deathListeners.push(listener);
+  onEnd(listener: (reason: PyodideMcpError) => void): void {
+    if (this.endReason) listener(this.endReason);
+    else this.endListeners.push(listener);
   }
 
   /**
@@ -168,7 +164,7 @@ export class SessionChannel {
     let stopInterrupting = () => {};
     const end = () => {
       const flag = PACKAGE_OPS.has(body.type) ? `${PACKAGE_OP_FACTOR} × --op-timeout` : '--op-timeout';
-      void this.terminate(
+      void this.end(
         new PyodideMcpError(
           'SESSION_DEAD',
           `The session did not answer ${body.type} within ${limitMs / 1000} s (${flag})${body.type === 'read_file' ? '' : ' nor stop when interrupted'}, so it was ended; its variables and files are lost.`,
@@ -176,7 +172,7 @@ export class SessionChannel {
       );
     };
     const deadline = setTimeout(() => {
-      if (this.deadReason) return;
+      if (this.endReason) return;
       if (body.type === 'read_file') return end();
       stopInterrupting = this.interruptWithin(end);
     }, limitMs);
@@ -200,7 +196,7 @@ export class SessionChannel {
 
   /** Sends a request as it is; resolves to the reply the contract defines for its op. */
   private send<K extends Op>(body: RequestOf<K> & { type: K }): Promise<ReplyOf<K>> {
-    if (this.deadReason) return Promise.reject(this.deadReason);
+    if (this.endReason) return Promise.reject(this.endReason);
     const id = this.nextId++;
     return new Promise<ReplyOf<K>>((resolve, reject) => {
       this.pending.set(id, { op: body.type, resolve: resolve as (value: unknown) => void, reject });
@@ -210,9 +206,9 @@ export class SessionChannel {
 
   /**
    * Runs a cell. On timeout or abort, Python is interrupted; if it does not stop within the grace period the
-   * session is terminated and the promise rejects.
+   * session is ended and the promise rejects.
    */
-  async execute(options: ExecuteOptions): Promise<ExecuteResult> {
+  async execute(options: CellRequest): Promise<Pick<CellRun, 'outcome' | 'interrupted'>> {
     const { source, limits } = options;
     const { value: outcome, interrupted } = await this.withDeadline(options, () =>
       'code' in source
@@ -239,7 +235,7 @@ export class SessionChannel {
       return result.value;
     } catch (error) {
       interrupted ??= this.lastInterrupt;
-      if (interrupted && !this.deadReason) {
+      if (interrupted && !this.endReason) {
         throw new PyodideMcpError(
           interrupted === 'timeout' ? 'EXEC_TIMEOUT' : 'EXEC_CANCELLED',
           interrupted === 'timeout'
@@ -254,7 +250,7 @@ export class SessionChannel {
   /** Why the last deadline-bound request was interrupted (for requestWithin's error). */
   private lastInterrupt: InterruptReason | null = null;
 
-  /** Runs `send` with the timeout → interrupt → terminate sequence (see execute()). */
+  /** Runs `send` with the timeout → interrupt → end sequence (see execute()). */
   private async withDeadline<T>(
     options: { timeoutMs: number; signal?: AbortSignal },
     send: () => Promise<T>,
@@ -263,11 +259,11 @@ export class SessionChannel {
     this.lastInterrupt = null;
     let stopInterrupting = () => {};
     const interrupt = (reason: InterruptReason) => {
-      if (interrupted || this.deadReason) return;
+      if (interrupted || this.endReason) return;
       interrupted = this.lastInterrupt = reason;
       stopInterrupting = this.interruptWithin(() => {
         const what = reason === 'timeout' ? `exceeded its ${options.timeoutMs / 1000} s time limit` : 'was cancelled';
-        void this.terminate(
+        void this.end(
           new PyodideMcpError(
             reason === 'timeout' ? 'EXEC_TIMEOUT' : 'EXEC_CANCELLED',
             `The code ${what} and did not respond to an interrupt within ${this.options.interruptGraceMs} ms, so its worker was terminated. The session's state is lost.`,
@@ -309,47 +305,46 @@ export class SessionChannel {
     };
   }
 
-  /** Ends the session because it broke a rule (`why` completes "The session …"). */
-  kill(why: string): void {
-    void this.terminate(new PyodideMcpError('WORKER_CRASHED', `The session ${why}; it was ended.`));
-  }
-
-  /** Stops the session; pending requests reject with `reason`. Safe to call more than once. */
-  async terminate(reason = new PyodideMcpError('SESSION_NOT_FOUND', 'The session was closed.')): Promise<void> {
-    this.die(reason);
+  /**
+   * Ends the session: pending and later requests reject with `reason`, end listeners hear it, and the session's
+   * process (or thread) is stopped. Resolves once it is. Safe to call more than once: the first reason stays.
+   */
+  async end(reason = new PyodideMcpError('SESSION_NOT_FOUND', 'The session was closed.')): Promise<void> {
+    if (!this.endReason) {
+      this.endReason = reason;
+      this.stopWatching();
+      for (const waiter of this.pending.values()) waiter.reject(reason);
+      this.pending.clear();
+      for (const listener of this.endListeners.splice(0)) listener(reason);
+    }
     await this.endpoint.terminate();
   }
 
   private settle(message: { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError }): void {
     const waiter = this.pending.get(message.id);
-    if (!waiter) return this.kill(`answered a request it was never sent (id ${message.id})`);
+    if (!waiter) return void this.end(brokenRule(`answered a request it was never sent (id ${message.id})`));
     this.pending.delete(message.id);
     if (!message.ok) {
       // The worker reports its interpreter gone (or its workspace tampered with): the session is over, whatever the op.
       if (message.error.code === 'WORKER_CRASHED') {
-        void this.terminate(wireToError(message.error));
-        return waiter.reject(this.deadReason!);
+        void this.end(wireToError(message.error));
+        return waiter.reject(this.endReason!);
       }
       return waiter.reject(wireToError(message.error));
     }
     const value = REPLIES[waiter.op].safeParse(message.value);
     if (!value.success) {
       const issue = value.error.issues[0];
-      this.kill(`sent an invalid ${waiter.op} reply (${issue?.path.join('.')}: ${issue?.message})`);
-      return waiter.reject(this.deadReason!);
+      void this.end(brokenRule(`sent an invalid ${waiter.op} reply (${issue?.path.join('.')}: ${issue?.message})`));
+      return waiter.reject(this.endReason!);
     }
     waiter.resolve(value.data);
   }
+}
 
-  private die(reason: PyodideMcpError): void {
-    if (this.deadReason) return;
-    this.deadReason = reason;
-    this.stopWatching();
-    for (const waiter of this.pending.values()) waiter.reject(reason);
-    this.pending.clear();
-    for (const listener of this.deathListeners.splice(0)) listener(reason);
-    void this.endpoint.terminate();
-  }
+/** The reason a session that broke a rule is ended with (`why` completes "The session …"). */
+export function brokenRule(why: string): PyodideMcpError {
+  return new PyodideMcpError('WORKER_CRASHED', `The session ${why}; it was ended.`);
 }
 
 function wireToError(error: WireError): PyodideMcpError {

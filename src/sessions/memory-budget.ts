@@ -10,6 +10,7 @@
  */
 import { totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
+import { UsageError } from '../errors.js';
 
 /** The share of the machine's (or the cgroup's) memory the default budget takes: the rest is for the system. */
 export const DEFAULT_BUDGET_SHARE = 0.9;
@@ -65,7 +66,7 @@ const MIN_SESSION_MB = 128;
 /**
  * Fits sessions into the budget. A default that does not fit yields (--max-sessions first, down to 1; then
  * --max-session-memory-mb, down to 128), and `note` says so with the arithmetic; so the server starts with default
- * flags on any machine. A configuration whose given values cannot fit is refused with a TypeError that gives the
+ * flags on any machine. A configuration whose given values cannot fit is refused with a UsageError that gives the
  * arithmetic and what to lower.
  */
 export function fitMemoryBudget(
@@ -108,7 +109,7 @@ export function fitMemoryBudget(
       room >= MIN_SESSION_MB * maxSessions ? `lower ${names.sessionMb} to at most ${Math.floor(room / maxSessions)}` : null,
       `raise ${names.totalMb} to at least ${need(maxSessions, sessionMb)}${input.totalMb === undefined ? ` (above ${DEFAULT_BUDGET_SHARE * 100} % of ${machine.source}: the system may run out of memory)` : ''}`,
     ].filter(Boolean);
-    throw new TypeError(
+    throw new UsageError(
       `The sessions do not fit in the memory budget${lowered.length > 0 ? ` even with ${lowered.join(' and ')} (defaults, lowered as far as they go)` : ''}: ${sum(maxSessions, sessionMb)}, more than ${total} MB (${origin}). To fix it, ${ways.join(', or ')}.`,
     );
   }

@@ -77,7 +77,7 @@ export class PreloadScheduler {
       reject,
     };
     this.entries.set(channel, entry);
-    channel.onDeath((reason) => {
+    channel.onEnd((reason) => {
       this.entries.delete(channel);
       for (const queue of [this.queue, this.primes]) {
         const index = queue.indexOf(entry);
@@ -160,7 +160,7 @@ export class PreloadScheduler {
           (error: Error) => {
             entry.state = 'failed';
             // The session stays usable: what is missing is imported on first use, like any offline package.
-            if (!entry.channel.deadReason) this.log(`preload failed (imported on first use instead): ${error.message}`);
+            if (!entry.channel.endReason) this.log(`preload failed (imported on first use instead): ${error.message}`);
             entry.reject(error);
           },
         )

@@ -3,11 +3,12 @@
  * reason instead of a bare "not found" or, worse, a silent new session. Lookups have no side effects: a session
  * past its TTL is reported expired here and ended by the manager's sweep.
  */
-import type { RuntimeInfo } from '../wire/contract.js';
+import type { CellOutcome, RuntimeInfo } from '../wire/contract.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
-import type { SessionChannel } from './channel.js';
-import type { SessionFileIndex } from './file-index.js';
+import { brokenRule, type SessionChannel } from './channel.js';
+import type { FileRef, SessionFileIndex } from './file-index.js';
 import type { CellHistory } from './history.js';
+import type { RestoreReport } from './restorer.js';
 import type { SessionQueue } from './session-queue.js';
 
 export interface Session {
@@ -23,6 +24,21 @@ export interface Session {
   history: CellHistory;
   /** Its changes are saved to --state-dir (false without one, and while it is being restored). */
   persist: boolean;
+  /** What its restore from --state-dir did, until a reply has said so (SessionManager.takeRestoreReport). */
+  restoreReport: RestoreReport | null;
+}
+
+/**
+ * Applies a change set the session reported to the server's index of its files. Security: a session over its file
+ * limits is ended (the index refuses the change), never trusted.
+ */
+export function applyChanges(session: Session, changes: CellOutcome['changes']): FileRef[] {
+  try {
+    return session.files.apply(changes);
+  } catch (error) {
+    void session.channel.end(brokenRule(`went over its file limits (${(error as Error).message})`));
+    throw error;
+  }
 }
 
 /** Public view of a session, as list_sessions reports it. */
@@ -66,11 +82,16 @@ export class SessionRegistry {
   find(id: string, now = Date.now()): Session {
     const session = this.live.get(id);
     if (session) {
-      const idle = session.queue.idleSince(now);
+      const idle = session.queue.idleMsAt(now);
       if (idle < this.ttlMs) return session;
       throw this.expiredError(id, idle);
     }
     throw this.gone.get(id) ?? unknownSessionError(id);
+  }
+
+  /** The live session with this id, if any (even past its TTL, until the sweep ends it). */
+  get(id: string): Session | undefined {
+    return this.live.get(id);
   }
 
   /** Whether a session with this id is live (even past its TTL, until the sweep ends it). */
@@ -94,8 +115,8 @@ export class SessionRegistry {
   /** Sessions idle for the TTL or longer at `now`, each with the error later callers get. */
   expired(now: number): [Session, PyodideMcpError][] {
     return this.all()
-      .filter((session) => session.queue.idleSince(now) >= this.ttlMs)
-      .map((session) => [session, this.expiredError(session.id, session.queue.idleSince(now))]);
+      .filter((session) => session.queue.idleMsAt(now) >= this.ttlMs)
+      .map((session) => [session, this.expiredError(session.id, session.queue.idleMsAt(now))]);
   }
 
   all(): Session[] {

@@ -4,28 +4,37 @@
  * SESSION_NOT_FOUND as for an id that never existed, and listings show only the client's own sessions. The manager
  * stays the only owner of session handles; a scope only remembers which ids are its own.
  */
-import type { ReplyOf, RequestOf } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
-import type { ExportTurn, SessionManager } from './manager.js';
+import type { SessionManager } from './manager.js';
 import { unknownSessionError } from './registry.js';
 
-/** What the tools and resources use of the session manager: the manager itself, or a scope of it. */
-export type SessionAccess = Pick<
-  SessionManager,
-  | 'create'
+/**
+ * The manager's calls on one session, named by its id as their first argument: a scope passes each on only for a
+ * session of its own (ownSessionCall). A new call of this kind belongs here, and then needs one line in the scope.
+ */
+type SessionCall =
   | 'execute'
   | 'writeFile'
   | 'deleteFile'
   | 'readFile'
   | 'readWhole'
   | 'filesOf'
-  | 'allFiles'
   | 'installWheel'
   | 'loadPackages'
   | 'listPackages'
+  | 'namespace'
+  | 'reset'
+  | 'exportTurn';
+
+/** What the tools and resources use of the session manager: the manager itself, or a scope of it. */
+export type SessionAccess = Pick<
+  SessionManager,
+  | SessionCall
+  | 'create'
+  | 'allFiles'
   | 'list'
   | 'listRestorable'
-  | 'restore'
+  | 'takeRestoreReport'
   | 'close'
   | 'closeAll'
   | 'facts'
@@ -33,9 +42,6 @@ export type SessionAccess = Pick<
   | 'size'
   | 'warmReady'
   | 'warmPreloaded'
-  | 'namespace'
-  | 'reset'
-  | 'exportTurn'
   | 'onNamespaceGone'
 >;
 
@@ -58,6 +64,19 @@ export class SessionScope implements SessionAccess {
     private readonly manager: SessionManager,
     private readonly options: { maxSessions?: number } = {},
   ) {}
+
+  readonly execute = this.ownSessionCall('execute');
+  readonly writeFile = this.ownSessionCall('writeFile');
+  readonly deleteFile = this.ownSessionCall('deleteFile');
+  readonly readFile = this.ownSessionCall('readFile');
+  readonly readWhole = this.ownSessionCall('readWhole');
+  readonly filesOf = this.ownSessionCall('filesOf');
+  readonly installWheel = this.ownSessionCall('installWheel');
+  readonly loadPackages = this.ownSessionCall('loadPackages');
+  readonly listPackages = this.ownSessionCall('listPackages');
+  readonly namespace = this.ownSessionCall('namespace');
+  readonly reset = this.ownSessionCall('reset');
+  readonly exportTurn = this.ownSessionCall('exportTurn');
 
   get facts(): SessionManager['facts'] {
     return this.manager.facts;
@@ -104,66 +123,8 @@ export class SessionScope implements SessionAccess {
     return created;
   }
 
-  execute(...[id, ...rest]: Parameters<SessionManager['execute']>): ReturnType<SessionManager['execute']> {
-    return this.manager.execute(this.own(id), ...rest);
-  }
-
-  writeFile(...[id, ...rest]: Parameters<SessionManager['writeFile']>): ReturnType<SessionManager['writeFile']> {
-    return this.manager.writeFile(this.own(id), ...rest);
-  }
-
-  deleteFile(id: string, path: string): Promise<void> {
-    return this.manager.deleteFile(this.own(id), path);
-  }
-
-  readFile(...[id, ...rest]: Parameters<SessionManager['readFile']>): ReturnType<SessionManager['readFile']> {
-    return this.manager.readFile(this.own(id), ...rest);
-  }
-
-  readWhole<T>(id: string, path: string, use: (data: Uint8Array) => Promise<T>): Promise<T> {
-    return this.manager.readWhole(this.own(id), path, use);
-  }
-
-  filesOf(id: string): ReturnType<SessionManager['filesOf']> {
-    return this.manager.filesOf(this.own(id));
-  }
-
   allFiles(): ReturnType<SessionManager['allFiles']> {
-    return this.liveIds().flatMap((id) => {
-      try {
-        return this.manager.filesOf(id).allFiles();
-      } catch {
-        return []; // expired, not yet swept
-      }
-    });
-  }
-
-  installWheel(id: string, filename: string, data: Uint8Array): Promise<void> {
-    return this.manager.installWheel(this.own(id), filename, data);
-  }
-
-  loadPackages(id: string, packages: string[]): Promise<void> {
-    return this.manager.loadPackages(this.own(id), packages);
-  }
-
-  listPackages(id: string): ReturnType<SessionManager['listPackages']> {
-    return this.manager.listPackages(this.own(id));
-  }
-
-  namespace<K extends 'list_variables' | 'inspect_variable' | 'remove_variables'>(
-    id: string,
-    body: RequestOf<K> & { type: K },
-    signal?: AbortSignal,
-  ): Promise<ReplyOf<K>> {
-    return this.manager.namespace<K>(this.own(id), body, signal);
-  }
-
-  reset(id: string, clearFiles: boolean): ReturnType<SessionManager['reset']> {
-    return this.manager.reset(this.own(id), clearFiles);
-  }
-
-  exportTurn<T>(id: string, task: (turn: ExportTurn) => Promise<T>): Promise<T> {
-    return this.manager.exportTurn(this.own(id), task);
+    return this.manager.allFiles((id) => this.owned.has(id));
   }
 
   /** Only this client's sessions; the listener leaves the manager when the client's sessions are closed. */
@@ -175,17 +136,9 @@ export class SessionScope implements SessionAccess {
     return off;
   }
 
-  /**
-   * Restores a session saved before a restart (--state-dir) for whoever names its id (the id is the secret, as
-   * for a live session in stdio mode); the session then belongs to this client. Another client's live session
-   * stays another's: null, and the call then finds no such session.
-   */
-  async restore(id: string): ReturnType<SessionManager['restore']> {
-    // Not checked against this client's share: this runs before every call that names a session (null for a live
-    // or unknown id), and a restored session was held before the restart. It counts toward the share afterwards.
-    const report = await this.manager.restore(id);
-    if (report) this.owned.add(id);
-    return report;
+  /** What the restore of one of this client's sessions did, once (SessionManager.takeRestoreReport). */
+  takeRestoreReport(id: string): ReturnType<SessionManager['takeRestoreReport']> {
+    return this.owned.has(id) ? this.manager.takeRestoreReport(id) : null;
   }
 
   /** None: the saved sessions' ids would be other clients' secrets. A client restores one by using its id. */
@@ -206,6 +159,26 @@ export class SessionScope implements SessionAccess {
     this.closed = true;
     await Promise.all(this.liveIds().map((id) => this.manager.close(id).catch(() => {})));
     this.listeners.splice(0).forEach((off) => off());
+  }
+
+  /**
+   * A manager call on one session, passed on only for a session of this scope's. A session saved before a restart
+   * (--state-dir) is restored for whoever names its id (the id is the secret, as for a live session in stdio mode),
+   * and then belongs to this client; another client's live session stays another's: the error for an unknown id.
+   */
+  private ownSessionCall<K extends SessionCall>(name: K): SessionManager[K] {
+    const call = (id: string, ...rest: unknown[]): Promise<unknown> => {
+      const run = () => (this.manager[name] as (id: string, ...rest: unknown[]) => Promise<unknown>).call(this.manager, id, ...rest);
+      if (this.owned.has(id)) return run();
+      // Not checked against this client's share: a restored session was held before the restart. It counts
+      // toward the share afterwards.
+      return this.manager.restore(id).then((restored) => {
+        if (!restored) throw unknownSessionError(id);
+        this.owned.add(id);
+        return run();
+      });
+    };
+    return call as SessionManager[K];
   }
 
   /** The id if this scope created it; otherwise the error for an unknown id, word for word. */

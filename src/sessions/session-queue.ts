@@ -35,7 +35,7 @@ export class SessionQueue {
   }
 
   /** Milliseconds without a call at `now`; 0 while busy (a busy session is never idle). */
-  idleSince(now: number): number {
+  idleMsAt(now: number): number {
     return this.busy ? 0 : Math.max(0, now - this.lastUsedAt);
   }
 

@@ -143,7 +143,7 @@ export class WarmPool {
   async close(reason: PyodideMcpError): Promise<void> {
     this.closing = true;
     this.preloads.close();
-    await Promise.all(this.pool.splice(0).map((channel) => channel.terminate(reason)));
+    await Promise.all(this.pool.splice(0).map((channel) => channel.end(reason)));
   }
 
   /**

@@ -1,10 +1,8 @@
 /** Test helper: createServer() in this process with these flags, and the SDK's Client over the in-memory transport. */
-import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { chooseDistribution } from '../../src/python/distribution.js';
-import { parseConfig } from '../../src/server/config.js';
 import { createServer, type CreatedServer } from '../../src/server/server.js';
+import { testConfig } from '../helpers.js';
 
 export interface InMemoryServer {
   created: CreatedServer;
@@ -15,10 +13,7 @@ export interface InMemoryServer {
 
 /** Builds the server from `flags` (as the CLI would parse them, no env) and connects a client to it. */
 export async function startInMemory(flags: string[]): Promise<InMemoryServer> {
-  const action = parseConfig(flags, {});
-  assert.ok(action.action === 'run', `expected a config, got ${action.action}`);
-  const { config } = action;
-  const distribution = chooseDistribution(config.runtime, config.preload, config.wheelDirs);
+  const { config, distribution } = testConfig(flags);
   const created = createServer({ config, distribution, version: 'test', log: () => {} });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'in-memory', version: '0' });

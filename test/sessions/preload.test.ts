@@ -4,15 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chooseDistribution } from '../../src/python/distribution.js';
-import { parseConfig, type Config } from '../../src/server/config.js';
-import { SessionManager } from '../../src/sessions/manager.js';
+import type { SessionManager } from '../../src/sessions/manager.js';
+import { testManager } from '../helpers.js';
 
 const PRELOAD = ['numpy', 'matplotlib'];
 
 describe('background preload (legacy runtime)', () => {
   let sessions: SessionManager;
-  let config: Config;
   const logs: string[] = [];
   const run = async (id: string, code: string) => {
     const { outcome } = await sessions.execute(id, { code }, 120_000);
@@ -22,10 +20,7 @@ describe('background preload (legacy runtime)', () => {
 
   before(() => {
     // No warm pool: each session here is booted cold, so its preload cannot have run before it is handed out.
-    const action = parseConfig(['--runtime', 'legacy', '--preload', PRELOAD.join(','), '--warm-sessions', '0'], {});
-    if (action.action !== 'run') throw new Error('config');
-    config = action.config;
-    sessions = new SessionManager(config, chooseDistribution(config.runtime, config.preload, config.wheelDirs), (m) => logs.push(m));
+    sessions = testManager(['--runtime', 'legacy', '--preload', PRELOAD.join(','), '--warm-sessions', '0'], (m) => logs.push(m));
   });
   after(() => sessions.closeAll());
 

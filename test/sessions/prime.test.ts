@@ -4,22 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chooseDistribution } from '../../src/python/distribution.js';
-import { parseConfig } from '../../src/server/config.js';
-import { SessionManager } from '../../src/sessions/manager.js';
+import type { SessionManager } from '../../src/sessions/manager.js';
 import { SerialWork } from '../../workers/thread/preloader.js';
 import { prime } from '../../workers/thread/prime.js';
-import { eventually } from '../helpers.js';
+import { eventually, testManager } from '../helpers.js';
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** A SessionManager with these flags whose log lines go to `logs`. */
-function sessionManager(flags: string[], logs: string[]): SessionManager {
-  const action = parseConfig(flags, {});
-  if (action.action !== 'run') throw new Error('config');
-  const { config } = action;
-  return new SessionManager(config, chooseDistribution(config.runtime, config.preload, config.wheelDirs), (m) => logs.push(m));
-}
 
 describe('prime (the loop)', () => {
   it('runs the cells asked for, a turn at a time through the queue', async () => {
@@ -60,7 +50,7 @@ describe('priming of pool sessions (modern runtime, session processes)', () => {
   let sessions: SessionManager;
   const logs: string[] = [];
 
-  before(() => (sessions = sessionManager(['--preload', 'none', '--warm-sessions', '1'], logs)));
+  before(() => (sessions = testManager(['--preload', 'none', '--warm-sessions', '1'], (m) => logs.push(m))));
   after(() => sessions.closeAll());
 
   it('a primed session shows no trace of it: no `_`, count 1, no new names, no cached source', async () => {
@@ -87,7 +77,7 @@ describe('priming of a session an agent holds (no pool)', () => {
   let sessions: SessionManager;
   const logs: string[] = [];
 
-  before(() => (sessions = sessionManager(['--preload', 'none', '--warm-sessions', '0'], logs)));
+  before(() => (sessions = testManager(['--preload', 'none', '--warm-sessions', '0'], (m) => logs.push(m))));
   after(() => sessions.closeAll());
 
   it("stops at the agent's first request, which gets the session's own first cell", async () => {

@@ -25,16 +25,16 @@ describe('session queue', () => {
 
   it('is busy while a call runs, and never idle then', async () => {
     const queue = new SessionQueue(0);
-    assert.equal(queue.idleSince(10_000), 10_000);
+    assert.equal(queue.idleMsAt(10_000), 10_000);
     let release!: () => void;
     const running = queue.run(() => new Promise<void>((resolve) => (release = resolve)));
     assert.equal(queue.busy, true);
-    assert.equal(queue.idleSince(Date.now() + 1e9), 0, 'a busy session never expires');
+    assert.equal(queue.idleMsAt(Date.now() + 1e9), 0, 'a busy session never expires');
     await new Promise((resolve) => setImmediate(resolve)); // the task starts after the queue's tail settles
     release();
     await running;
     assert.equal(queue.busy, false);
-    assert.ok(queue.idleSince(Date.now() + 1000) >= 1000);
+    assert.ok(queue.idleMsAt(Date.now() + 1000) >= 1000);
   });
 
   it('refuses a call past its bound at once with QUEUE_FULL, keeps what is queued, and an idle session takes any call', async () => {

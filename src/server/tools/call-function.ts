@@ -2,9 +2,10 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
-import { executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
+import { timeoutFor } from '../../sessions/input-checks.js';
+import { executionOutputShape, runCellAndReply } from '../execution-reply.js';
 import { checkedName } from '../namespace-reply.js';
-import { dottedNameField, guarded, optionalArg, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
+import { dottedNameField, toolReply, optionalArg, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerCallFunctionTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { config } = deps;
@@ -31,9 +32,9 @@ export function registerCallFunctionTool(server: McpServer, deps: ToolDeps): Reg
       outputSchema: executionOutputShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, name, args, kwargs, timeout_seconds }, extra) => {
+    toolReply(deps, async ({ session_id, name, args, kwargs, timeout_seconds }, extra) => {
       const call = checkedCall(name, args ?? [], keywordArguments(kwargs ?? []), config.maxCodeChars);
-      return runWithProgress(deps, session_id, { call }, timeoutFor(config, timeout_seconds), extra);
+      return runCellAndReply(deps, session_id, { call }, timeoutFor(config, timeout_seconds), extra);
     }),
   );
 }

@@ -1,6 +1,6 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
+import { toolReply, ok, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerCloseSessionTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   return server.registerTool(
@@ -13,13 +13,9 @@ export function registerCloseSessionTool(server: McpServer, deps: ToolDeps): Reg
       outputSchema: { session_id: z.string(), closed: z.boolean() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    guarded(
-      deps,
-      async ({ session_id }) => {
-        await deps.sessions.close(session_id);
-        return ok({ session_id, closed: true }, `Session ${session_id} closed.`);
-      },
-      { restore: false },
-    ),
+    toolReply(deps, async ({ session_id }) => {
+      await deps.sessions.close(session_id);
+      return ok({ session_id, closed: true }, `Session ${session_id} closed.`);
+    }),
   );
 }

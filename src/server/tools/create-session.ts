@@ -1,7 +1,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RUNTIME_KINDS } from '../../wire/contract.js';
-import { guarded, ok, type ToolDeps } from './shared.js';
+import { toolReply, ok, type ToolDeps } from './shared.js';
 
 export const runtimeShape = z.object({
   python: z.string().describe('Python version, e.g. 3.14.2'),
@@ -26,7 +26,7 @@ export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): Re
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, async () => {
+    toolReply(deps, async () => {
       const { id, runtime, expiresAt } = await deps.sessions.create();
       return ok({
         session_id: id,

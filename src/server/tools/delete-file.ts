@@ -3,7 +3,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { sessionPath } from '../../sessions/host-paths.js';
-import { guarded, ok, pathField, sessionIdField, type ToolDeps } from './shared.js';
+import { toolReply, ok, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerDeleteFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions } = deps;
@@ -16,7 +16,7 @@ export function registerDeleteFileTool(server: McpServer, deps: ToolDeps): Regis
       outputSchema: { session_id: z.string(), path: z.string(), deleted: z.boolean() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, path }) => {
+    toolReply(deps, async ({ session_id, path }) => {
       const rel = sessionPath(path);
       if (rel === '') throw new PyodideMcpError('INVALID_INPUT', 'path names the workspace directory itself; it cannot be deleted.');
       await sessions.deleteFile(session_id, rel);

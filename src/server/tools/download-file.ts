@@ -2,7 +2,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { checkHostPath, sessionPath, writeHostFile } from '../../sessions/host-paths.js';
-import { guarded, hostAccess, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
+import { toolReply, hostAccess, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerDownloadFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions } = deps;
@@ -21,7 +21,7 @@ export function registerDownloadFileTool(server: McpServer, deps: ToolDeps): Reg
       outputSchema: { host_path: z.string(), size: z.number() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, path, host_path, overwrite }) => {
+    toolReply(deps, async ({ session_id, path, host_path, overwrite }) => {
       const { real, size } = await sessions.readWhole(session_id, sessionPath(path), async (data) => {
         const real = checkHostPath(host_path, access, 'write');
         await writeHostFile(real, data, overwrite ?? false);

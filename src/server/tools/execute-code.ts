@@ -1,8 +1,9 @@
 /** execute_code: runs a cell in a session (a new one when no session_id is given). */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { checkCodeLength, executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
-import { guarded, optionalArg, timeoutField, type ToolDeps } from './shared.js';
+import { checkCodeLength, timeoutFor } from '../../sessions/input-checks.js';
+import { executionOutputShape, runCellAndReply } from '../execution-reply.js';
+import { toolReply, optionalArg, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { config, sessions } = deps;
@@ -22,12 +23,12 @@ export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): Regi
       outputSchema: executionOutputShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, async ({ code, session_id, timeout_seconds }, extra) => {
+    toolReply(deps, async ({ code, session_id, timeout_seconds }, extra) => {
       checkCodeLength(config, code);
       const timeoutMs = timeoutFor(config, timeout_seconds);
-      if (session_id) return runWithProgress(deps, session_id, { code }, timeoutMs, extra);
+      if (session_id) return runCellAndReply(deps, session_id, { code }, timeoutMs, extra);
       const { id } = await sessions.create();
-      return runWithProgress(deps, id, { code }, timeoutMs, extra, true);
+      return runCellAndReply(deps, id, { code }, timeoutMs, extra, { newSession: true });
     }),
   );
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { sessionPath } from '../../sessions/host-paths.js';
 import { PyodideMcpError } from '../../errors.js';
 import { buildNotebook, figurePaths, notebookBytesAtLeast, type FigureData } from '../notebook.js';
-import { countField, fileRefSchema, guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
+import { countField, fileRefSchema, toolReply, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
 const DEFAULT_PATH = 'notebook.ipynb';
 
@@ -32,7 +32,7 @@ export function registerExportNotebookTool(server: McpServer, deps: ToolDeps): R
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, path, overwrite }) => {
+    toolReply(deps, async ({ session_id, path, overwrite }) => {
       const target = sessionPath(path ?? DEFAULT_PATH);
       const maxBytes = config.fileLimits.maxFileBytes;
       // One export per session (its turn) and few server-wide (the manager's slots bound the memory they take).

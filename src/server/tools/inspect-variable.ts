@@ -3,7 +3,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { z } from 'zod';
 import { capInspection, checkedName } from '../namespace-reply.js';
 import { variableShape } from './list-variables.js';
-import { countField, dottedNameField, guarded, ok, optionalArg, orNull, sessionIdField, type ToolDeps } from './shared.js';
+import { countField, dottedNameField, toolReply, ok, optionalArg, orNull, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerInspectVariableTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions, config } = deps;
@@ -55,7 +55,7 @@ export function registerInspectVariableTool(server: McpServer, deps: ToolDeps): 
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, name, detail }, extra) => {
+    toolReply(deps, async ({ session_id, name, detail }, extra) => {
       const inspection = await sessions.namespace(
         session_id,
         { type: 'inspect_variable', name: checkedName(name), detail: detail ?? false, text_chars: config.limits.result },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { closeMatches, fetchWithRequirements } from '../../python/dependencies.js';
 import { canonicalName } from '../../python/distribution.js';
-import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
+import { toolReply, ok, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions, config } = deps;
@@ -27,7 +27,7 @@ export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): 
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, packages }) => {
+    toolReply(deps, async ({ session_id, packages }) => {
       const { available, loaded: before } = await sessions.listPackages(session_id);
       const byCanonical = new Map(available.map((name) => [canonicalName(name), name]));
       const offline: string[] = [];

@@ -2,7 +2,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { sessionPath, sessionUri } from '../../sessions/host-paths.js';
-import { guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
+import { toolReply, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerListFilesTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions } = deps;
@@ -31,9 +31,8 @@ export function registerListFilesTool(server: McpServer, deps: ToolDeps): Regist
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, path, recursive }) => {
-      const entries = sessions
-        .filesOf(session_id)
+    toolReply(deps, async ({ session_id, path, recursive }) => {
+      const entries = (await sessions.filesOf(session_id))
         .list(sessionPath(path ?? ''), recursive ?? true)
         .map((entry) => ({ ...entry, uri: sessionUri(session_id, entry.path) }));
       const text =

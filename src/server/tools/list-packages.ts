@@ -1,7 +1,7 @@
 /** list_packages: Lists the packages a session has loaded, and those the server can load offline. */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, ok, optionalArg, orNull, type ToolDeps } from './shared.js';
+import { toolReply, ok, optionalArg, orNull, type ToolDeps } from './shared.js';
 
 export function registerListPackagesTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions } = deps;
@@ -21,7 +21,7 @@ export function registerListPackagesTool(server: McpServer, deps: ToolDeps): Reg
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id }) => {
+    toolReply(deps, async ({ session_id }) => {
       if (session_id) {
         const listing = await sessions.listPackages(session_id);
         return ok({ session_id, ...listing });

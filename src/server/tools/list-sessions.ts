@@ -1,6 +1,6 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countField, guarded, ok, type ToolDeps } from './shared.js';
+import { countField, toolReply, ok, type ToolDeps } from './shared.js';
 
 export function registerListSessionsTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   return server.registerTool(
@@ -26,6 +26,6 @@ export function registerListSessionsTool(server: McpServer, deps: ToolDeps): Reg
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, async () => ok({ sessions: [...deps.sessions.list(), ...(await deps.sessions.listRestorable())] })),
+    toolReply(deps, async () => ok({ sessions: [...deps.sessions.list(), ...(await deps.sessions.listRestorable())] })),
   );
 }

@@ -3,7 +3,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { z } from 'zod';
 import { VARIABLE_KINDS } from '../../wire/contract.js';
 import { capListing, MAX_LISTED, SHORT_CHARS } from '../namespace-reply.js';
-import { countField, guarded, ok, optionalArg, orNull, sessionIdField, type ToolDeps } from './shared.js';
+import { countField, toolReply, ok, optionalArg, orNull, sessionIdField, type ToolDeps } from './shared.js';
 
 export const variableShape = {
   name: z.string(),
@@ -37,7 +37,7 @@ export function registerListVariablesTool(server: McpServer, deps: ToolDeps): Re
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, filter }, extra) => {
+    toolReply(deps, async ({ session_id, filter }, extra) => {
       const listing = await sessions.namespace(
         session_id,
         { type: 'list_variables', filter: filter ?? null, max_items: MAX_LISTED, repr_chars: SHORT_CHARS },

@@ -2,7 +2,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { looksLikeText, mimeType, sessionPath, sessionUri } from '../../sessions/host-paths.js';
-import { guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
+import { toolReply, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerReadFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions, config } = deps;
@@ -33,7 +33,7 @@ export function registerReadFileTool(server: McpServer, deps: ToolDeps): Registe
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, path, encoding, offset, length }) => {
+    toolReply(deps, async ({ session_id, path, encoding, offset, length }) => {
       const rel = sessionPath(path);
       // A page fits a reply twice (structured content and text) under --max-reply-bytes, base64 included.
       const count = Math.min(length ?? config.maxReadBytes, config.maxReadBytes, Math.floor(config.maxReplyBytes / 3));

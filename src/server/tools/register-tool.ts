@@ -3,7 +3,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { z } from 'zod';
 import type { DynamicTools } from '../dynamic-tools.js';
 import { checkedName } from '../namespace-reply.js';
-import { dottedNameField, guarded, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
+import { dottedNameField, toolReply, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerRegisterToolTool(server: McpServer, deps: ToolDeps & { dynamicTools: DynamicTools }): RegisteredTool {
   return server.registerTool(
@@ -29,7 +29,7 @@ export function registerRegisterToolTool(server: McpServer, deps: ToolDeps & { d
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, function: fn, name, description }, extra) => {
+    toolReply(deps, async ({ session_id, function: fn, name, description }, extra) => {
       checkedName(fn);
       const facts = await deps.sessions.namespace(
         session_id,
@@ -52,7 +52,7 @@ export function registerUnregisterToolTool(server: McpServer, deps: ToolDeps & {
       outputSchema: { name: z.string(), removed: z.literal(true) },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, async ({ name }) => {
+    toolReply(deps, async ({ name }) => {
       deps.dynamicTools.unregister(name);
       return ok({ name, removed: true as const });
     }),

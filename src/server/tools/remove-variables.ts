@@ -2,7 +2,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { checkedName } from '../namespace-reply.js';
-import { guarded, ok, sessionIdField, type ToolDeps } from './shared.js';
+import { toolReply, ok, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerRemoveVariablesTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   return server.registerTool(
@@ -21,7 +21,7 @@ export function registerRemoveVariablesTool(server: McpServer, deps: ToolDeps): 
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, names }, extra) => {
+    toolReply(deps, async ({ session_id, names }, extra) => {
       const checked = [...new Set(names)].map((name) => checkedName(name, 'name', false));
       const { removed, not_found } = await deps.sessions.namespace(session_id, { type: 'remove_variables', names: checked }, extra.signal);
       // Echo only names the caller sent (the session's answer is not trusted to be a subset).

@@ -1,7 +1,7 @@
 /** reset_session: a fresh namespace in the same session, as after a kernel restart. */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countField, guarded, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
+import { countField, toolReply, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerResetSessionTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   return server.registerTool(
@@ -23,7 +23,7 @@ export function registerResetSessionTool(server: McpServer, deps: ToolDeps): Reg
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, clear_files }) => {
+    toolReply(deps, async ({ session_id, clear_files }) => {
       const { removed, files_deleted } = await deps.sessions.reset(session_id, clear_files ?? false);
       return ok({ session_id, reset: true as const, removed, files_deleted });
     }),

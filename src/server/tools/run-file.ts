@@ -2,8 +2,9 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { sessionPath } from '../../sessions/host-paths.js';
-import { executionOutputShape, runWithProgress, timeoutFor } from '../execution-reply.js';
-import { guarded, pathField, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
+import { timeoutFor } from '../../sessions/input-checks.js';
+import { executionOutputShape, runCellAndReply } from '../execution-reply.js';
+import { toolReply, pathField, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerRunFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions, config } = deps;
@@ -21,10 +22,10 @@ export function registerRunFileTool(server: McpServer, deps: ToolDeps): Register
       outputSchema: executionOutputShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, path, timeout_seconds }, extra) => {
+    toolReply(deps, async ({ session_id, path, timeout_seconds }, extra) => {
       const rel = sessionPath(path);
-      sessions.filesOf(session_id).sizeOf(rel); // a clear FILE_NOT_FOUND before queueing
-      return runWithProgress(deps, session_id, { path: rel }, timeoutFor(config, timeout_seconds), extra);
+      (await sessions.filesOf(session_id)).sizeOf(rel); // a clear FILE_NOT_FOUND before queueing
+      return runCellAndReply(deps, session_id, { path: rel }, timeoutFor(config, timeout_seconds), extra);
     }),
   );
 }

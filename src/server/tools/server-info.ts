@@ -1,7 +1,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RUNTIME_KINDS } from '../../wire/contract.js';
-import { countField, guarded, ok, type ToolDeps } from './shared.js';
+import { countField, toolReply, ok, type ToolDeps } from './shared.js';
 
 export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { version: string }): RegisteredTool {
   const { sessions, config } = deps;
@@ -39,7 +39,7 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, async () => {
+    toolReply(deps, async () => {
       // From the distribution's metadata, so it answers at once, even while the first session boots.
       const facts = sessions.facts;
       return ok({

@@ -74,26 +74,24 @@ export function toToolError(error: unknown, log: (message: string) => void): Cal
 }
 
 /**
- * Wraps a handler so that every thrown error becomes a tool error reply, and no reply exceeds --max-reply-bytes
- * (execute_code and run_file fit themselves under it; for other tools a reply that large means the request was too
- * broad, and the error says how to narrow it).
+ * Wraps a handler into what answers the tool call: every thrown error becomes a tool error reply, and no reply exceeds
+ * --max-reply-bytes (execute_code and run_file fit themselves under it; for other tools a reply that large means the
+ * request was too broad, and the error says how to narrow it).
  *
- * With --state-dir, a `session_id` argument naming a session saved before a restart restores it first (unless
- * `restore` is false), and the reply says so: a `restored` field in an execution reply, a line of text in every reply.
+ * With --state-dir, the session manager restores a session saved before a restart when a call names it; the reply
+ * of the call that named it says so: a `restored` field in an execution reply, a line of text in every reply.
  */
-export function guarded<A extends unknown[]>(
+export function toolReply<A extends unknown[]>(
   deps: Pick<ToolDeps, 'log' | 'config'> & Partial<Pick<ToolDeps, 'sessions'>>,
   handler: (...args: A) => Promise<CallToolResult>,
-  options: { restore?: boolean } = {},
 ) {
   return async (...args: A): Promise<CallToolResult> => {
+    const sessionId = (args[0] as { session_id?: unknown } | undefined)?.session_id;
+    // Taken whatever the outcome: a restore whose call failed is not told by a later reply.
+    const restoreReport = () => (deps.sessions && typeof sessionId === 'string' ? deps.sessions.takeRestoreReport(sessionId) : null);
     try {
-      const sessionId = (args[0] as { session_id?: unknown } | undefined)?.session_id;
-      const restored =
-        options.restore !== false && deps.sessions && typeof sessionId === 'string' && sessionId !== ''
-          ? await deps.sessions.restore(sessionId)
-          : null;
       const result = await handler(...args);
+      const restored = restoreReport();
       if (restored && typeof sessionId === 'string') noteRestored(result, sessionId, restored);
       const size = jsonBytes(result);
       if (size > deps.config.maxReplyBytes) {
@@ -109,6 +107,7 @@ export function guarded<A extends unknown[]>(
       }
       return result;
     } catch (error) {
+      restoreReport();
       return toToolError(error, deps.log);
     }
   };

@@ -2,7 +2,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { checkHostPath, readHostFile, sessionPath } from '../../sessions/host-paths.js';
-import { fileRefSchema, guarded, hostAccess, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
+import { fileRefSchema, toolReply, hostAccess, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerUploadFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions, config } = deps;
@@ -21,7 +21,7 @@ export function registerUploadFileTool(server: McpServer, deps: ToolDeps): Regis
       outputSchema: fileRefSchema.shape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, host_path, destination_path, overwrite }) => {
+    toolReply(deps, async ({ session_id, host_path, destination_path, overwrite }) => {
       const real = checkHostPath(host_path, access, 'read');
       const rel = sessionPath(destination_path ?? real.slice(real.lastIndexOf('/') + 1));
       const data = await readHostFile(real, config.fileLimits.maxFileBytes);

@@ -3,7 +3,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { sessionPath } from '../../sessions/host-paths.js';
-import { fileRefSchema, guarded, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
+import { fileRefSchema, toolReply, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerWriteFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { sessions } = deps;
@@ -24,7 +24,7 @@ export function registerWriteFileTool(server: McpServer, deps: ToolDeps): Regist
       outputSchema: fileRefSchema.shape,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, async ({ session_id, path, content, encoding, append, overwrite }) => {
+    toolReply(deps, async ({ session_id, path, content, encoding, append, overwrite }) => {
       const rel = sessionPath(path);
       if (rel === '') throw new PyodideMcpError('INVALID_INPUT', 'path names the workspace directory itself; give a file name.');
       if (encoding === 'base64' && !/^[A-Za-z0-9+/]*={0,2}$/.test(content.replace(/\s+/g, ''))) {

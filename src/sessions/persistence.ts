@@ -1,0 +1,143 @@
+/**
+ * What the manager saves of its sessions: nothing without --state-dir (NoPersistence), or every change to the
+ * state directory (StatePersistence), so that a restart loses no session. The manager calls the same methods either
+ * way; only this module knows whether anything reaches the disk.
+ */
+import type { CellOutcome } from '../wire/contract.js';
+import type { Config } from '../server/config.js';
+import type { Session } from './registry.js';
+import { StateStore, type LoggedCell, type StoredSession, type StoredSummary } from './state-store.js';
+
+/** Where sessions are saved as they change, and read back after a restart. */
+export interface Persistence {
+  /** A new session (or one just restored) is kept from now on. */
+  created(session: Session): Promise<void>;
+  /** A call ended: the TTL on disk runs from the last call, as in memory. */
+  touched(session: Session): Promise<void>;
+  /** A cell ran (a restore replays it). */
+  cellRan(session: Session, cell: LoggedCell): Promise<void>;
+  /** A call changed the workspace: the bytes of the written files (read from the session's copy) and the deletions. */
+  filesChanged(session: Session, changes: CellOutcome['changes']): Promise<void>;
+  /** The namespace was reset: no cell before now is replayed. */
+  cellsCleared(session: Session): Promise<void>;
+  /** Deletes a session's saved state (closed, expired, dead); shutdown keeps it. */
+  forget(id: string): Promise<void>;
+  /** Whether a (not expired) session with this id is saved; an expired one is deleted on the way. */
+  status(id: string): Promise<'yes' | 'no' | 'expired'>;
+  /** A saved session read back for a restore, or null. */
+  load(id: string): Promise<StoredSession | null>;
+  /** Saved sessions not in `live`. */
+  list(live: Set<string>): Promise<StoredSummary[]>;
+  /** Deletes the saved sessions (except those in `live`) whose TTL ran out. */
+  sweep(live: Set<string>, now?: number): void;
+}
+
+/** Without --state-dir: nothing is written to disk, and nothing is ever there to restore. */
+export class NoPersistence implements Persistence {
+  async created(): Promise<void> {}
+  async touched(): Promise<void> {}
+  async cellRan(): Promise<void> {}
+  async filesChanged(): Promise<void> {}
+  async cellsCleared(): Promise<void> {}
+  async forget(): Promise<void> {}
+  async status(): Promise<'no'> {
+    return 'no';
+  }
+  async load(): Promise<null> {
+    return null;
+  }
+  async list(): Promise<StoredSummary[]> {
+    return [];
+  }
+  sweep(): void {}
+}
+
+/**
+ * With --state-dir: each session's changes are written as they happen, for a session that is kept there (not while
+ * it is being restored: its state on disk is the one to restore) and still live. A failed write is logged, never the
+ * call's failure: the session itself is fine.
+ */
+export class StatePersistence implements Persistence {
+  private readonly store: StateStore;
+
+  /**
+   * Opens the state directory: throws a UsageError when it cannot be trusted, so the server stops before anything
+   * boots. `isLive` tells a live session from one that ended meanwhile (whose state must not be written again).
+   */
+  constructor(
+    private readonly config: Config,
+    private readonly isLive: (session: Session) => boolean,
+    private readonly log: (message: string) => void,
+  ) {
+    this.store = StateStore.open(config.stateDir!, {
+      ttlMs: config.sessionTtlMs,
+      limits: config.fileLimits,
+      maxCells: config.maxHistoryCells,
+      maxBytes: config.maxHistoryBytes,
+      log,
+    });
+    this.sweep(new Set());
+  }
+
+  created(session: Session): Promise<void> {
+    return this.saving(session, () => this.store.create(session.id, session.createdAt));
+  }
+
+  touched(session: Session): Promise<void> {
+    return this.saving(session, () => this.store.touch(session.id, session.createdAt, Date.now()));
+  }
+
+  cellRan(session: Session, cell: LoggedCell): Promise<void> {
+    return this.saving(session, () => this.store.appendCell(session.id, cell));
+  }
+
+  async filesChanged(session: Session, changes: CellOutcome['changes']): Promise<void> {
+    if (changes.written.length === 0 && changes.deleted.length === 0) return;
+    await this.saving(session, async () => {
+      const written = [];
+      for (const file of changes.written) {
+        const page = await session.channel.request({
+          type: 'read_file',
+          path: file.path,
+          offset: 0,
+          length: this.config.fileLimits.maxFileBytes,
+        });
+        written.push({ path: file.path, data: page.data });
+      }
+      await this.store.applyFiles(session.id, written, changes.deleted);
+    });
+  }
+
+  cellsCleared(session: Session): Promise<void> {
+    return this.saving(session, () => this.store.clearCells(session.id));
+  }
+
+  async forget(id: string): Promise<void> {
+    await this.store.remove(id).catch((error: Error) => this.log(`session ${id}: saved state not deleted: ${error.message}`));
+  }
+
+  status(id: string): Promise<'yes' | 'no' | 'expired'> {
+    return this.store.has(id);
+  }
+
+  load(id: string): Promise<StoredSession | null> {
+    return this.store.load(id);
+  }
+
+  list(live: Set<string>): Promise<StoredSummary[]> {
+    return this.store.list(live);
+  }
+
+  sweep(live: Set<string>, now = Date.now()): void {
+    void this.store.sweep(live, now).catch((error: Error) => this.log(`state sweep failed: ${error.message}`));
+  }
+
+  private async saving(session: Session, write: () => Promise<void>): Promise<void> {
+    if (!session.persist || !this.isLive(session)) return;
+    try {
+      await write();
+    } catch (error) {
+      this.log(`session ${session.id}: state not saved: ${(error as Error).message}`);
+    }
+  }
+}
