@@ -1,5 +1,5 @@
 /**
- * docs/configuration.md's flag table, rendered from the flag table (FLAGS in src/server/config.ts) so that the page,
+ * docs/configuration.md's flag table, rendered from the flag table (FLAGS in src/server/flags.ts) so that the page,
  * `--help` and the createSandbox() options cannot drift apart. `npm run docs:config` rewrites the part between the
  * markers; test/server/config.test.ts fails when the page is not what this renders. Not part of the package.
  */
@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { optionName } from '../src/api/options.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
-import { envName, FLAGS, type FlagName } from '../src/server/config.js';
+import { envName, FLAGS, type FlagName } from '../src/server/flags.js';
 
 /** The page the table lives in. */
 export const CONFIG_DOC = join(PACKAGE_ROOT, 'docs', 'configuration.md');
 
-export const START_MARKER = '<!-- flags:start: generated from FLAGS in src/server/config.ts by `npm run docs:config`; do not edit -->';
+export const START_MARKER = '<!-- flags:start: generated from FLAGS in src/server/flags.ts by `npm run docs:config`; do not edit -->';
 export const END_MARKER = '<!-- flags:end -->';
 
 /** A table cell: pipes would end the cell, newlines the row. */

@@ -4,7 +4,8 @@
  * --http); `pyodide-mcp fetch-wheels` fills the wheel cache instead (src/python/wheels-cli.ts).
  * The only module that reads process.argv / process.env. stdout carries protocol messages only.
  */
-import { helpText, httpLimits, parseConfig, type Config } from './server/config.js';
+import { httpLimits, parseConfig, type Config } from './server/config.js';
+import { helpText } from './server/flags.js';
 import { chooseDistribution, type Distribution } from './python/distribution.js';
 import { fetchWheelsCommand } from './python/wheels-cli.js';
 import { packageVersion } from './paths.js';
@@ -13,7 +14,6 @@ import { serveHttp } from './server/http-server.js';
 import { createServer } from './server/server.js';
 import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
 import { SessionManager } from './sessions/manager.js';
-import { SessionScope } from './sessions/scope.js';
 import { UsageError } from './errors.js';
 
 const log = (message: string) => process.stderr.write(`[pyodide-mcp] ${message}\n`);
@@ -56,7 +56,7 @@ async function main(): Promise<number | undefined> {
   try {
     created = createServer({ config, distribution, version, log });
   } catch (error) {
-    // A flag the server itself checks (--tools naming an unknown tool): a usage error like any other bad flag.
+    // A flag only the session manager can check (an untrusted --state-dir): a usage error like any other bad flag.
     if (!(error instanceof UsageError)) throw error;
     log(error.message);
     return 2;
@@ -100,15 +100,6 @@ async function serveOverHttp(
     manager = new SessionManager(config, distribution, log);
   } catch (error) {
     // An untrusted --state-dir: a usage error like any other bad flag.
-    if (!(error instanceof UsageError)) throw error;
-    log(error.message);
-    return 2;
-  }
-  try {
-    // A flag the server itself checks (--tools naming an unknown tool) fails here, at start, not per client.
-    await createServer({ config, version, log, sessions: new SessionScope(manager) }).close();
-  } catch (error) {
-    await manager.closeAll();
     if (!(error instanceof UsageError)) throw error;
     log(error.message);
     return 2;

@@ -24,7 +24,7 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<M
   try {
     ({ server } = sandbox[serveMcp]());
   } catch (error) {
-    // A bad tools/profile option (a UsageError naming it): the sandbox made for this server must not linger.
+    // The server could not be built: the sandbox made for it must not linger. (Bad options were refused by createSandbox.)
     if (!shared) await sandbox.close();
     throw error;
   }

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { machineMemory, type MachineMemory } from '../sessions/memory-budget.js';
-import { buildConfig, FLAGS, type Config, type FlagName, type FlagValue, type RawFlag } from '../server/config.js';
+import { buildConfig, type Config, type RawFlag } from '../server/config.js';
+import { FLAGS, type FlagName, type FlagValue } from '../server/flags.js';
 import { UsageError } from '../errors.js';
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;

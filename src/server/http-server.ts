@@ -14,7 +14,9 @@ import type { SessionManager } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
 import { allowedHostNames, bearerCheck, hostAllowed } from './http-access.js';
 import { DROPPED, FairDispatcher } from './fair-dispatch.js';
-import { ByteBudget, readJsonBody, type Refusal } from './http-body.js';
+import { ByteBudget, readJsonBody } from './http-body.js';
+import { refuse, refuseUnreadBody } from './http-refusal.js';
+import { cancelledIds, requestCount } from './jsonrpc-messages.js';
 import type { CreatedServer } from './server.js';
 
 export interface HttpServeOptions {
@@ -82,22 +84,6 @@ const INITIALIZE_MAX_BYTES = 2 ** 20;
  */
 const NEW_CLIENTS = Symbol('new clients');
 
-/** How many JSON-RPC requests (not notifications or responses) a parsed body holds. */
-function requestCount(body: unknown): number {
-  const isRequest = (m: unknown) =>
-    typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string' && 'id' in m;
-  return Array.isArray(body) ? body.filter(isRequest).length : isRequest(body) ? 1 : 0;
-}
-
-/** The request ids a parsed body cancels (notifications/cancelled). */
-function cancelledIds(body: unknown): (string | number)[] {
-  return (Array.isArray(body) ? body : [body]).flatMap((m: unknown) => {
-    const message = m as { method?: unknown; params?: { requestId?: unknown } } | null;
-    const id = message?.method === 'notifications/cancelled' ? message.params?.requestId : undefined;
-    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
-  });
-}
-
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
   const { log, manager } = options;
   const authorized = bearerCheck(options.authToken);
@@ -115,15 +101,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
    * the queue bound also covers its notifications, responses, GETs and DELETEs, each of which holds a connection.
    */
   const dispatcher = new FairDispatcher<string | typeof NEW_CLIENTS>(2 * options.maxClientRequests);
-  const tooMany = (res: ServerResponse, what: string) =>
-    refuse(
-      res,
-      429,
-      `Too Many Requests: ${what} (--max-client-requests ${options.maxClientRequests}). Wait for some replies before sending more.`,
-      {
-        'retry-after': '1',
-      },
-    );
+  const tooMany = (res: ServerResponse, what: string) => {
+    const message = `Too Many Requests: ${what} (--max-client-requests ${options.maxClientRequests}). Wait for some replies before sending more.`;
+    refuse(res, 429, message, { 'retry-after': '1' });
+  };
   /**
    * Hands the request to the SDK in the client's turn. A request whose connection closes while it waits is dropped
    * (its body's bytes and its place were released by the 'close' listeners of readJsonBody and the caller).
@@ -149,36 +130,6 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     const outcome = await job.result;
     res.off('close', drop);
     return outcome !== DROPPED;
-  };
-
-  const refuse = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000) => {
-    if (res.headersSent) return void res.end();
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-  };
-  /**
-   * A body that was refused, maybe not read to its end. Its connection is closed after the reply and nothing more of
-   * it is read, whatever the client asked for: reading and dropping the rest (to keep the connection alive) held it
-   * all as garbage until the next collection. On Node 24, 30 refused 2.6 MB bodies raised the server's array buffers
-   * from 1 to 62 MB.
-   */
-  const refuseBody = (req: IncomingMessage, res: ServerResponse, refusal: Refusal | null) => {
-    if (!refusal) return void res.destroy();
-    // A body too slow for the deadline (408) has stalled: its connection simply closes after the reply.
-    const slow = refusal.status === 408;
-    const unread = !req.complete;
-    refuse(res, refusal.status, refusal.message, { ...(slow || unread ? { connection: 'close' } : {}), ...refusal.headers }, refusal.code);
-    if (slow || !unread) return;
-    // Closing a socket with unread bytes makes TCP send a reset, which can destroy the reply before the client has read
-    // it (seen under load as EPIPE and no reply at all). So the socket is only half-closed (a lingering close, RFC 9112
-    // §9.6) and no longer read: TCP's flow control stops the sender, nothing more is buffered here, and the read
-    // deadline ends the connection.
-    const { socket } = req;
-    socket.pause();
-    socket.destroySoon = () => void socket.end();
-    const drain = setTimeout(() => req.destroy(), options.bodyTimeoutMs);
-    drain.unref();
-    req.once('close', () => clearTimeout(drain));
   };
 
   /** Counts a request as open on a client until its response ends (a GET stream stays open while connected). */
@@ -219,7 +170,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         client: client.bodies,
         deadlineMs: options.bodyTimeoutMs,
       });
-      if (!read.ok) return refuseBody(req, res, read.refusal);
+      if (!read.ok) return refuseUnreadBody(req, res, read.refusal, options.bodyTimeoutMs);
       const requests = requestCount(read.body);
       // Notifications (a cancellation among them) and responses always pass: they hold nothing and answer at once.
       // Queued requests count too: a client that sends faster than it is served fills its place and gets 429.
@@ -258,7 +209,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         client: null,
         deadlineMs: options.bodyTimeoutMs,
       });
-      if (!read.ok) return refuseBody(req, res, read.refusal);
+      if (!read.ok) return refuseUnreadBody(req, res, read.refusal, options.bodyTimeoutMs);
       const transport = new StreamableHTTPServerTransport({
         // Security: 192 bits from the CSPRNG. The id routes requests; the token (when set) is what authorizes them.
         sessionIdGenerator: () => randomBytes(24).toString('base64url'),

@@ -1,6 +1,6 @@
 /**
  * The CLI's stdio transport: the SDK's `StdioServerTransport`, fed one whole line at a time by a framer
- * that bounds the size of a line and skips a longer one instead of buffering it.
+ * (line-framer.ts) that bounds the size of a line and skips a longer one instead of buffering it.
  *
  * Why (measured on SDK 1.32.2, `shared/stdio.js`): its `ReadBuffer` throws once the bytes it holds (the
  * unfinished line plus the new chunk) pass `maxBufferSize`, 10 MiB by default; the transport then reports
@@ -13,9 +13,8 @@ import process from 'node:process';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { ErrorCode, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-
-const NEWLINE = 0x0a;
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { LineFramer, type OversizedLine } from './line-framer.js';
 
 /**
  * The largest message the server accepts, in bytes, from the largest legitimate inputs: `code` of
@@ -38,202 +37,6 @@ export function describeStdioError(error: Error): string {
   if (error instanceof SyntaxError) return `ignored a line that is not JSON (${oneLine(error.message)})`;
   if (error.name === 'ZodError') return 'ignored a line that is JSON but not a JSON-RPC message';
   return oneLine(error.message);
-}
-
-/** What the framer knows about a line it skipped. */
-export interface OversizedLine {
-  /** Length of the line in bytes, without its newline. */
-  bytes: number;
-  /** The message's top-level `id`, when it was found (requests have one, notifications do not). */
-  id: RequestId | undefined;
-  /** The message's top-level `method`, when it was found. */
-  method: string | undefined;
-}
-
-/**
- * Splits a byte stream into lines of at most `maxLineBytes` bytes (not counting the newline) and hands
- * each complete line, newline included, to `onLine`. A longer line is never held whole: once it passes
- * the limit its bytes are counted, scanned for the message's id and dropped until the next newline, and
- * `onOversized` is told. Empty lines are dropped.
- */
-export class LineFramer {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private skipping: { bytes: number; scanner: EnvelopeScanner } | null = null;
-
-  constructor(
-    private readonly maxLineBytes: number,
-    private readonly onLine: (line: Buffer) => void,
-    private readonly onOversized: (line: OversizedLine) => void,
-  ) {}
-
-  push(chunk: Buffer): void {
-    let start = 0;
-    while (start < chunk.length) {
-      const newline = chunk.indexOf(NEWLINE, start);
-      const end = newline === -1 ? chunk.length : newline + 1;
-      const piece = chunk.subarray(start, end);
-      const body = newline === -1 ? piece : piece.subarray(0, piece.length - 1);
-      start = end;
-      if (!this.skipping && this.pendingBytes + body.length > this.maxLineBytes) {
-        // Security: a line past the limit is never buffered whole (memory stays bounded by the limit);
-        // what was held of it is scanned for its id and released.
-        const scanner = new EnvelopeScanner();
-        for (const held of this.pending) scanner.feed(held);
-        this.skipping = { bytes: this.pendingBytes, scanner };
-        this.pending = [];
-        this.pendingBytes = 0;
-      }
-      if (this.skipping) {
-        this.skipping.bytes += body.length;
-        this.skipping.scanner.feed(body);
-        if (newline !== -1) {
-          const { bytes, scanner } = this.skipping;
-          this.skipping = null;
-          this.onOversized({ bytes, id: scanner.id, method: scanner.method });
-        }
-        continue;
-      }
-      this.pending.push(piece);
-      this.pendingBytes += piece.length;
-      if (newline !== -1) {
-        const line = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
-        this.pending = [];
-        this.pendingBytes = 0;
-        if (line.length > 1 && !(line.length === 2 && line[0] === 0x0d)) this.onLine(line);
-      }
-    }
-  }
-
-  /** Forgets any unfinished line. */
-  reset(): void {
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.skipping = null;
-  }
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-/** Longest key or value kept while scanning; an id or method longer than this is not reported. */
-const MAX_TOKEN_BYTES = 1024;
-
-/**
- * Picks the top-level `id` and `method` out of a JSON object's bytes as they stream past, keeping only
- * short tokens of the outermost object. The SDK's client writes `id` last, after `params`, so the whole
- * line is scanned (3-7 ms per MB measured); nested keys named "id" are not mistaken for it.
- */
-class EnvelopeScanner {
-  id: RequestId | undefined;
-  method: string | undefined;
-  private depth = 0;
-  private stopped = false;
-  private inString = false;
-  private escaped = false;
-  /** Bytes of the string or bare value being read in the outermost object, or null. */
-  private token: number[] | null = null;
-  private tokenTooLong = false;
-  /** The last complete string in the outermost object: a key if a ':' follows. */
-  private lastString: string | null = null;
-  /** The key whose value is being read. */
-  private key: string | null = null;
-
-  feed(bytes: Buffer): void {
-    const end = bytes.length;
-    for (let i = 0; i < end && !this.stopped; i++) {
-      if (this.inString && this.depth > 1 && !this.escaped) {
-        // Fast path through nested strings (the bulk of a large message): on to the next quote or backslash.
-        while (i < end && bytes[i] !== QUOTE && bytes[i] !== BACKSLASH) i++;
-        if (i === end) break;
-      }
-      const b = bytes[i]!;
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (b === BACKSLASH) this.escaped = true;
-        else if (b === QUOTE) {
-          this.inString = false;
-          if (this.depth === 1) this.endString();
-          continue;
-        }
-        if (this.depth === 1) this.keep(b);
-        continue;
-      }
-      if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) {
-        if (this.depth === 1) this.endBare();
-      } else if (this.depth === 0) {
-        if (b === 0x7b /* { */) this.depth = 1;
-        else this.stopped = true; // a batch, or not JSON: no single id to answer
-      } else if (b === QUOTE) {
-        this.inString = true;
-        if (this.depth === 1) this.startToken();
-      } else if (b === 0x7b /* { */ || b === 0x5b /* [ */) {
-        if (this.depth === 1) this.key = null; // an object or array value is never an id or method
-        this.depth++;
-      } else if (b === 0x7d /* } */ || b === 0x5d /* ] */) {
-        if (this.depth === 1) this.endBare();
-        this.depth--;
-        if (this.depth === 0) this.stopped = true;
-      } else if (this.depth === 1) {
-        if (b === 0x3a /* : */) {
-          this.key = this.lastString;
-          this.lastString = null;
-        } else if (b === 0x2c /* , */) {
-          this.endBare();
-          this.key = null;
-        } else {
-          if (this.token === null) this.startToken();
-          this.keep(b);
-        }
-      }
-    }
-  }
-
-  private startToken(): void {
-    this.token = [];
-    this.tokenTooLong = false;
-  }
-
-  private keep(b: number): void {
-    if (this.token === null) return;
-    if (this.token.length < MAX_TOKEN_BYTES) this.token.push(b);
-    else this.tokenTooLong = true;
-  }
-
-  private takeToken(): string | null {
-    const token = this.token;
-    this.token = null;
-    return token === null || this.tokenTooLong ? null : Buffer.from(token).toString('utf8');
-  }
-
-  private endString(): void {
-    const raw = this.takeToken();
-    let text: string | null = null;
-    try {
-      if (raw !== null) text = JSON.parse(`"${raw}"`) as string;
-    } catch {
-      text = null;
-    }
-    if (this.key === null) {
-      this.lastString = text;
-      return;
-    }
-    if (this.key === 'id' && text !== null) this.id = text;
-    if (this.key === 'method' && text !== null) this.method = text;
-    this.key = null;
-    this.checkDone();
-  }
-
-  private endBare(): void {
-    if (this.token === null) return;
-    const raw = this.takeToken();
-    if (this.key === 'id' && raw !== null && /^-?\d{1,15}$/.test(raw)) this.id = Number(raw);
-    this.key = null;
-    this.checkDone();
-  }
-
-  private checkDone(): void {
-    if (this.id !== undefined && this.method !== undefined) this.stopped = true;
-  }
 }
 
 /** Options of {@link BoundedStdioServerTransport}. */

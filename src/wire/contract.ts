@@ -7,6 +7,9 @@
  * Data flow of one request: server `SessionChannel.request(op)` → (frame over a pipe, or a direct call in thread
  * isolation) → `Supervisor` → worker `postMessage` → harness (JSON text) and back. The supervisor answers
  * `read_file` itself from its copy of the session's files; every other op is relayed to the worker.
+ *
+ * Longer than 300 lines on purpose: it has one job, the contract, and keeping every schema, the request union and
+ * the request → reply map (`REPLIES`) in one file is what lets a reader (and the contract test) see the whole of it.
  */
 import { z } from 'zod';
 import { MAX_LOG_CHARS } from './limits.js';

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { CLI } from '../helpers.js';
-import { FLAGS } from '../../src/server/config.js';
+import { FLAGS } from '../../src/server/flags.js';
 
 describe('pyodide-mcp command', () => {
   it('--help lists every flag with its env twin; --version prints the version', () => {

@@ -6,7 +6,8 @@ import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, startServer, textOf } from '../helpers.js';
-import { LineFramer, maxMessageBytes, type OversizedLine } from '../../src/server/stdio-transport.js';
+import { LineFramer, type OversizedLine } from '../../src/server/line-framer.js';
+import { maxMessageBytes } from '../../src/server/stdio-transport.js';
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 

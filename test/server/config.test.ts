@@ -11,7 +11,9 @@ import { modernVersion } from '../../src/python/distribution.js';
 import { DEFAULT_PRELOAD } from '../../src/python/wheels.js';
 import type { MachineMemory } from '../../src/sessions/memory-budget.js';
 import { DEFAULT_MAX_WASM_MEMORY_MB } from '../../src/supervisor/worker-sandbox.js';
-import { envName, FLAGS, helpText, parseConfig, type Config, type FlagName } from '../../src/server/config.js';
+import { parseConfig, type Config } from '../../src/server/config.js';
+import { envName, FLAGS, helpText, type FlagName } from '../../src/server/flags.js';
+import { TOOL_NAMES } from '../../src/server/tools/index.js';
 import { CONFIG_DOC, renderFlagTable, withCurrentTable } from '../../scripts/docs-config.js';
 
 const CWD = '/srv/project';
@@ -326,6 +328,13 @@ describe('parseConfig', () => {
     refused(['--timeout', '301'], {}, /--timeout \(301\) is larger than --max-timeout \(300\)/);
     const equal = run(['--timeout', '10', '--max-timeout', '10']);
     assert.equal(equal.defaultTimeoutMs, equal.maxTimeoutMs);
+  });
+
+  it('checks --tools against the tool index, listing every tool', () => {
+    const message = new RegExp(`^Invalid value for --tools: unknown tool "rm_rf"\\. Tools: ${TOOL_NAMES.join(', ')}\\.$`);
+    refused(['--tools', 'execute_code,rm_rf'], {}, message);
+    refused([], { PYODIDE_MCP_TOOLS: 'rm_rf' }, /^Invalid value for PYODIDE_MCP_TOOLS: unknown tool "rm_rf"/);
+    assert.deepEqual(run(['--tools', TOOL_NAMES.join(',')]).tools, TOOL_NAMES);
   });
 
   it('answers --help and --version before reading any value', () => {

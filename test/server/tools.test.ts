@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_NAMES } from '../../src/server/tools/index.js';
 import { startInMemory, type InMemoryServer } from './in-memory.js';
 
 describe('tools over the in-memory transport', () => {
@@ -29,6 +30,11 @@ describe('tools over the in-memory transport', () => {
     const { tools } = await client.listTools();
     assert.ok(tools.length >= 14);
     for (const tool of tools) assert.ok(tool.inputSchema && tool.outputSchema, `${tool.name} has schemas`);
+    // The tool index names each tool as its module registers it: the profiles and --tools rely on those names.
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      TOOL_NAMES,
+    );
   });
 
   it('keeps state, caps output on the host and reports the cut', async () => {

@@ -66,7 +66,7 @@ export function useNullPrototypeDirectories(FS: EmscriptenFS): void {
     for (let i = 0; i < names.length; i++) entries[entries.length] = names[i]!;
     return entries;
   };
-  // Read-only, like the quota's wrappers on FS (workers/thread/workspace.ts): user code must not swap them back.
+  // Read-only, like the quota's wrappers on FS (workers/thread/file-quota.ts): user code must not swap them back.
   const pin = (target: object, name: string, value: unknown) =>
     defineProperty(target, name, { value, writable: false, configurable: false, enumerable: true });
   pin(MEMFS, 'createNode', wrapped);

@@ -1,16 +1,12 @@
 /**
  * The session's workspace inside the worker: the directory user files live in, the change set of each
- * call (so the host can mirror files without asking the worker again), confined file operations for
- * the file tools, and the file quota enforced inside Emscripten's FS so that Python sees an OSError at
- * the write that goes past it, and nothing already stored is touched.
- *
- * Security: the quota is enforced at all times; only the worker's own package installs (`trusted()`) skip it,
- * and only for files under the interpreter's library directories. Before, it held only while a cell ran, and a
- * write from a timer callback after the cell stored a 300 MB file past a 50 MB limit.
+ * call (so the host can mirror files without asking the worker again), and confined file operations for
+ * the file tools. The file quota it installs (file-quota.ts) holds at all times.
  */
 import type { EmscriptenFS } from './runtime/types.js';
 import type { FileLimits, WorkerFileChanges } from '../../src/wire/contract.js';
 import { WORKSPACE } from '../../src/wire/limits.js';
+import { FileQuota } from './file-quota.js';
 import { useNullPrototypeDirectories } from './memfs-directories.js';
 
 /** errno values as this interpreter's libc numbers them (read from Python's errno module at boot). */
@@ -23,15 +19,6 @@ export interface Errnos {
   EISDIR: number;
   EACCES: number;
 }
-
-const O_APPEND = 0o2000;
-const S_IFMT = 0o170000;
-const S_IFREG = 0o100000;
-
-/** Where package installs write (site-packages, shared libraries): the only files a trusted install may add unquota'd. */
-const PACKAGE_DIRS = ['/lib/', '/usr/lib/'];
-// Captured before user code exists: it can replace the realm's prototypes and run while the worker installs a package.
-const startsWith = String.prototype.startsWith;
 
 /**
  * The workspace holds more than the limits allow, which writes through the file system cannot do: its memory
@@ -52,11 +39,7 @@ export class WorkspaceError extends Error {
 export class Workspace {
   /** path → "mtime:size" at the last scan; a difference means the file was written. */
   private seen = new Map<string, string>();
-  /** Files written while the quota was active, with the size each had when first touched. */
-  private readonly tracked = new Map<object, number>();
-  private trackedBytes = 0;
-  /** Nesting of trusted installs (package loading, wheels) running now. */
-  private trustedDepth = 0;
+  private readonly quota: FileQuota;
 
   constructor(
     private readonly FS: EmscriptenFS,
@@ -66,34 +49,12 @@ export class Workspace {
     // Before the workspace exists and before any user code: a file named `__proto__` must be an entry like any other.
     useNullPrototypeDirectories(FS);
     if (!this.exists(WORKSPACE)) FS.mkdir(WORKSPACE);
-    this.installQuota();
+    this.quota = new FileQuota(FS, limits, errno);
   }
 
-  /**
-   * Runs the worker's own package installation with the quota lifted for files under PACKAGE_DIRS only: a
-   * package may be larger than a session's quota. Everything else stays enforced even meanwhile (user code
-   * could still run during it, e.g. through a JavaScript prototype it replaced).
-   */
-  async trusted<T>(work: () => Promise<T> | T): Promise<T> {
-    this.trustedDepth++;
-    try {
-      return await work();
-    } finally {
-      this.trustedDepth--;
-    }
-  }
-
-  /** Is a write to this file exempt from the quota (a trusted install writing a package file)? */
-  private exempt(path: () => string): boolean {
-    if (this.trustedDepth === 0) return false;
-    let abs: string;
-    try {
-      abs = path();
-    } catch {
-      return false;
-    }
-    for (let i = 0; i < PACKAGE_DIRS.length; i++) if (Reflect.apply(startsWith, abs, [PACKAGE_DIRS[i]])) return true;
-    return false;
+  /** Runs the worker's own package installation, with the quota lifted for package files only (FileQuota.trusted). */
+  trusted<T>(work: () => Promise<T> | T): Promise<T> {
+    return this.quota.trusted(work);
   }
 
   /**
@@ -214,7 +175,7 @@ export class Workspace {
       const code = (error as { errno?: number }).errno;
       if (code === this.errno.EFBIG) throw this.quotaError(`a file may hold at most ${this.limits.maxFileBytes} bytes`);
       if (code === this.errno.ENOSPC)
-        throw this.quotaError(`the session may store at most ${this.limits.maxSessionBytes} bytes (${this.trackedBytes} in use)`);
+        throw this.quotaError(`the session may store at most ${this.limits.maxSessionBytes} bytes (${this.quota.usedBytes} in use)`);
       if (code === this.errno.EDQUOT) throw this.quotaError(`the session may hold at most ${this.limits.maxFiles} files`);
       throw error;
     }
@@ -253,90 +214,6 @@ export class Workspace {
     if (dir === '' || this.exists(dir)) return;
     this.mkdirs(dir.slice(0, dir.lastIndexOf('/')));
     this.FS.mkdir(dir);
-  }
-
-  /**
-   * Wraps Emscripten's FS.write, FS.mknod, FS.unlink and FS.truncate so that a file larger than
-   * maxFileBytes (EFBIG), more than maxSessionBytes in all (ENOSPC), or more than maxFiles files (EDQUOT)
-   * fails at the write itself. Files anywhere in the virtual FS count (a quota only on /workspace would
-   * leave /tmp unbounded), package files written by a trusted install do not.
-   * Why here: MEMFS keeps file contents in JS typed arrays outside the WebAssembly heap, so without this
-   * a loop writing to a file could grow the worker's memory without bound.
-   * Security: the wrapped functions are made read-only on FS, so user code cannot swap them out.
-   */
-  private installQuota(): void {
-    const FS = this.FS;
-    const { errno, limits, tracked } = this;
-    const fail = (code: number) => {
-      throw new FS.ErrnoError(code);
-    };
-    const track = (node: { usedBytes?: number }) => {
-      if (!tracked.has(node)) tracked.set(node, node.usedBytes ?? 0);
-    };
-    const getPath = FS.getPath;
-    const pathOf = (node: unknown) => () => String(getPath.call(FS, node));
-    const write = FS.write;
-    FS.write = (stream: any, buffer: any, offset: number, length: number, position?: number, canOwn?: boolean) => {
-      const node = stream.node;
-      if (length > 0 && FS.isFile(node.mode) && !this.exempt(pathOf(node))) {
-        const used = node.usedBytes ?? 0;
-        const at = stream.flags & O_APPEND ? used : (position ?? stream.position);
-        const grows = Math.max(0, at + length - used);
-        if (at + length > limits.maxFileBytes) fail(errno.EFBIG);
-        if (this.trackedBytes + grows > limits.maxSessionBytes) fail(errno.ENOSPC);
-        track(node);
-        const written = write.call(FS, stream, buffer, offset, length, position, canOwn);
-        this.trackedBytes += (node.usedBytes ?? 0) - used;
-        return written;
-      }
-      return write.call(FS, stream, buffer, offset, length, position, canOwn);
-    };
-    const mknod = FS.mknod;
-    FS.mknod = (path: string, mode: number, dev: number) => {
-      const counted = (mode & S_IFMT) === S_IFREG && !this.exempt(() => String(path));
-      if (counted && tracked.size >= limits.maxFiles) fail(errno.EDQUOT);
-      const node = mknod.call(FS, path, mode, dev);
-      if (counted) track(node);
-      return node;
-    };
-    const unlink = FS.unlink;
-    FS.unlink = (path: string) => {
-      let node: { usedBytes?: number } | undefined;
-      try {
-        node = FS.lookupPath(path, { follow: false }).node;
-      } catch {
-        // unlink reports the missing file itself
-      }
-      unlink.call(FS, path);
-      if (node && tracked.has(node)) {
-        this.trackedBytes -= (node.usedBytes ?? 0) - tracked.get(node)!;
-        tracked.delete(node);
-      }
-    };
-    for (const name of ['truncate', 'ftruncate'] as const) {
-      const original = FS[name];
-      FS[name] = (target: string | number | object, length: number) => {
-        // Emscripten passes an fd (ftruncate), a path, or (inside FS.open with O_TRUNC) the node itself.
-        const node =
-          typeof target === 'number'
-            ? FS.getStream(target)?.node
-            : typeof target === 'string'
-              ? FS.lookupPath(target, { follow: true }).node
-              : target;
-        const used = node?.usedBytes ?? 0;
-        if (node && length > used && !this.exempt(pathOf(node))) {
-          if (length > limits.maxFileBytes) fail(errno.EFBIG);
-          if (this.trackedBytes + length - used > limits.maxSessionBytes) fail(errno.ENOSPC);
-          track(node);
-        }
-        const result = original.call(FS, target, length);
-        if (node && tracked.has(node)) this.trackedBytes += (node.usedBytes ?? 0) - used;
-        return result;
-      };
-    }
-    for (const name of ['write', 'mknod', 'unlink', 'truncate', 'ftruncate']) {
-      Object.defineProperty(FS, name, { value: FS[name], writable: false, configurable: false, enumerable: true });
-    }
   }
 }
 

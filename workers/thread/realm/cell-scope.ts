@@ -19,7 +19,7 @@
  * cells. Now such tasks finish inside their cell, and a cell may `await` at top level (harness.py).
  * Finalizers: a PyProxy of a user object being garbage-collected would run its `__del__` from a FinalizationRegistry
  * callback, outside these entry points; those callbacks are queued instead and run at the start of the next cell
- * (finalizers.ts). The file quota (workspace.ts) holds whenever Python runs.
+ * (finalizers.ts). The file quota (file-quota.ts) holds whenever Python runs.
  * Everything used here is captured when this module is first imported, before user code exists.
  */
 import { trackPackageLoads } from './cell-package-loads.js';

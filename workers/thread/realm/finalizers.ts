@@ -15,7 +15,7 @@
  * `pyodide_js._pyodide_mcp_drain_finalizers`, set by cellScope.install) at the start of every cell and namespace
  * op, inside the harness call, so a `__del__` runs under that call's time limit and interrupt and prints into the
  * cell's output. The worker's own work between cells (package loads, wheel installs: the trusted windows of
- * workspace.ts) therefore never runs a finalizer either.
+ * file-quota.ts) therefore never runs a finalizer either.
  * Everything used here is captured when this module is first imported, before user code exists.
  */
 import { fatalReason } from './fatal-reason.js';

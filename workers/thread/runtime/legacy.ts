@@ -1,5 +1,7 @@
 /**
- * Adapter for the LEGACY distribution `@pyodide/pyodide@0.17.1` (Python 3.8, old `.js` + `.data` package format).
+ * Adapter for the LEGACY distribution `@pyodide/pyodide@0.17.1` (Python 3.8, old `.js` + `.data` package format):
+ * this module boots it; legacy-runtime.ts is the PythonRuntime over the booted interpreter, and
+ * legacy-side-modules.ts how its shared libraries are loaded.
  *
  * 0.17.1 predates Node support: `pyodide.js` only knows "browser page" (`self.document`) and "web worker"
  * (`self.importScripts`), fetches `packages.json` with `fetch`, and each package `<name>.js` downloads its
@@ -18,100 +20,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
-import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
-import type { InterruptSignalView } from './interrupt-signal.js';
+import type { BootOptions, PythonRuntime } from './types.js';
 import { CallableTargetConstructor } from '../realm/callable-target.js';
 import { diskPackageBytes, type PackageBytes } from './disk-package-data.js';
-import { LEGACY_PATCHES_PY } from './legacy-patches.js';
+import { legacyRuntime, type Pyodide017 } from './legacy-runtime.js';
+import { releaseLibraryBytes, sideModulesOnDemand } from './legacy-side-modules.js';
 import { withLinkerPatches } from './linker-patches.js';
-
-/** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
-interface Pyodide017 {
-  version: string;
-  globals: { get(name: string): unknown };
-  runPython(code: string): unknown;
-  loadPackage(names: string[], onMessage: (m: string) => void, onError: (m: string) => void): Promise<void>;
-  loadedPackages: Record<string, string>;
-  isPyProxy(value: unknown): boolean;
-  setInterruptBuffer?: (buffer: InterruptSignalView | undefined) => void;
-  _module: {
-    FS: EmscriptenFS;
-    packages: {
-      dependencies: Record<string, string[]>;
-      import_name_to_package_name: Record<string, string>;
-      versions?: Record<string, string>;
-    };
-  };
-}
-
-/** Emscripten's preload plugin for side modules (`.so`), as far as we wrap it. */
-interface PreloadPlugin {
-  canHandle?: (name: string) => boolean;
-  handle?: (this: PreloadPlugin, bytes: Uint8Array, name: string, onload: () => void, onerror: () => void) => void;
-}
-
-/**
- * Emscripten's `.so` preload plugin instantiates every side module of a package as soon as the package loads:
- * all 75 of numpy, pandas, matplotlib, sympy and their dependencies, though importing the four uses 60.
- * Each instance costs compiled code, its data segment in the Python heap, a WebAssembly.Global per imported symbol
- * and, on Node 20 and 22, a copy of the whole indirect function table (0.6 MB each, per a heap snapshot).
- *
- * The plugin declines Python extension modules (under site-packages) instead, so they are neither decompressed nor
- * instantiated at package load: their file is already in the file system (LZ4.loadPackage creates every file
- * before it asks the plugins), and Python's import dlopens it, which Emscripten does synchronously from the file
- * system (allowed in a worker). Other libraries keep the plugin: pyodide.js loads shared-library packages (CLAPACK's
- * /lib/clapack_all.so) through it with global symbols, and would read a library missing from `preloadedWasm` from the
- * host's disk instead.
- *
- * The plugin's closures also keep each library's bytes referenced for the session's life although nothing reads them
- * after instantiation (V8 copied them when it compiled): once a library is instantiated its buffer is detached
- * (moved into a clone that is dropped at once), which frees it. Each buffer is the plugin's own copy, read from the
- * file system for this call alone.
- */
-function sideModulesOnDemand(plugins: PreloadPlugin[]): PreloadPlugin[] {
-  const push = Array.prototype.push;
-  Object.defineProperty(plugins, 'push', {
-    value: (...added: PreloadPlugin[]) => {
-      for (const plugin of added) {
-        const { handle, canHandle } = plugin;
-        if (typeof handle === 'function' && typeof canHandle === 'function' && canHandle.call(plugin, 'library.so')) {
-          plugin.canHandle = (name) => !name.startsWith(EXTENSION_MODULES_DIR) && canHandle.call(plugin, name);
-          plugin.handle = function (bytes, name, onload, onerror) {
-            handle.call(this, bytes, name, () => (releaseLibraryBytes(bytes), onload()), onerror);
-          };
-        }
-      }
-      return push.apply(plugins, added);
-    },
-  });
-  return plugins;
-}
-
-/**
- * Frees a library's bytes once V8 has compiled them (it keeps its own copy): detaches the buffer by moving it into a
- * clone that is dropped at once. Only for a buffer the caller owns whole (the preload plugin's copy, a `dlopen`'s
- * `FS.readFile`): a view into a larger buffer is left alone.
- */
-function releaseLibraryBytes(bytes: Uint8Array): void {
-  const buffer = bytes.buffer;
-  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) {
-    structuredClone(buffer, { transfer: [buffer] });
-  }
-}
-
-/** Where Pyodide 0.17's packages put Python extension modules (loaded by import, never by pyodide.js). */
-const EXTENSION_MODULES_DIR = '/lib/python3.8/site-packages/';
 
 /** Emscripten's LZ4 file-packager support in pyodide.asm.js, as far as `.data` loading goes. */
 interface Lz4Api {
   loadPackage(pack: { compressedData?: { data: Uint8Array | PackageBytes; cachedOffset: number } }, preloadPlugin: boolean): void;
-}
-
-/** A PyProxy as far as we touch it (0.17: `toJs(depth)`, `destroy()`, `toString()` = Python `str()`). */
-interface PyProxy017 {
-  toJs(depth?: number): unknown;
-  destroy(): void;
-  toString(): string;
 }
 
 /** The project compiles with lib ES2022 only (no DOM), which is where the `WebAssembly` namespace is declared. */
@@ -147,20 +65,6 @@ function runScript(file: string, bindings: Record<string, unknown>, epilogue = '
   const source = `(function (${names.join(', ')}) {${patch(readFileSync(file, 'utf8'))}\n${epilogue}\n})`;
   const fn = vm.runInThisContext(source, { filename: file }) as (...args: unknown[]) => unknown;
   return fn(...names.map((name) => bindings[name]));
-}
-
-/**
- * The npm package's version (0.17.1). Gotcha: `@pyodide/pyodide` is a third-party repackaging of upstream
- * Pyodide 0.17.0, so `pyodide.version` / Python's `pyodide.__version__` say "0.17.0"; we report the package version
- * for consistency with the modern adapter (which reports the `pyodide` npm version) and fall back to the runtime's.
- */
-function distributionVersion(distDir: string): string | undefined {
-  try {
-    const pkg = JSON.parse(readFileSync(path.join(distDir, '..', 'package.json'), 'utf8')) as { name?: string; version?: string };
-    return pkg.name === '@pyodide/pyodide' && typeof pkg.version === 'string' ? pkg.version : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
@@ -296,115 +200,5 @@ export async function bootLegacy(options: BootOptions): Promise<PythonRuntime> {
   const pyodide = await Promise.race([loadPyodide({ indexURL: `${distDir}/` }), bootFailed]);
   log(`legacy runtime: Pyodide ${pyodide.version} booted in ${Math.round(performance.now() - started)} ms`);
 
-  const isPyProxy = (value: unknown): value is PyProxy017 => pyodide.isPyProxy(value);
-
-  /** Converts a result to plain JS and destroys every PyProxy involved, so no Python object stays referenced. */
-  const toPlain = (value: unknown): unknown => {
-    if (!isPyProxy(value)) return value;
-    try {
-      const converted = value.toJs();
-      if (!isPyProxy(converted)) return converted; // NB: nested unconvertible items would stay proxies; rare, accepted
-      try {
-        return converted.toString(); // not convertible (module, function, custom object...): its str()
-      } finally {
-        if (converted !== value) converted.destroy();
-      }
-    } finally {
-      value.destroy();
-    }
-  };
-
-  // Runs an expression without binding any name in the user's globals.
-  const evalPlain = (expression: string): unknown => toPlain(pyodide.runPython(expression));
-
-  const pythonVersion = String(evalPlain(`__import__('sys').version.split()[0]`));
-  // matplotlib 0.17 defaults to the browser canvas backend (matplotlib.backends.wasm_backend, needs `document`).
-  // MPLBACKEND is read at `import matplotlib`, so setting it now makes headless Agg the default.
-  evalPlain(`__import__('os').environ.__setitem__('MPLBACKEND', 'Agg')`);
-  // Version gaps of the bundle that today's code hits, patched on import; see legacy-patches.ts. The source is ours,
-  // embedded as a JSON string literal (valid Python), and runs in a namespace of its own.
-  evalPlain(
-    `(lambda src: exec(compile(src, 'pyodide_mcp_legacy_patches.py', 'exec'), {'__name__': 'pyodide_mcp_legacy_patches'}))` +
-      `(${JSON.stringify(LEGACY_PATCHES_PY)})`,
-  );
-
-  const available = Object.keys(pyodide._module.packages.dependencies).sort();
-
-  const runtime: PythonRuntime = {
-    kind: 'legacy',
-    FS: pyodide._module.FS,
-    pythonVersion,
-    pyodideVersion: distributionVersion(distDir) ?? pyodide.version,
-
-    runPython(code: string): unknown {
-      return toPlain(pyodide.runPython(code));
-    },
-
-    bindFunction(expression: string): (arg: string) => string {
-      // 0.17: a callable PyProxy is `typeof 'function'`; we keep it for the runtime's lifetime (never destroyed).
-      const fn = pyodide.runPython(expression);
-      if (typeof fn !== 'function') throw new Error('legacy runtime: expression did not evaluate to a callable');
-      return (arg: string) => {
-        const result = (fn as (a: string) => unknown)(arg);
-        if (!isPyProxy(result)) return String(result);
-        try {
-          return result.toString();
-        } finally {
-          result.destroy();
-        }
-      };
-    },
-
-    async loadPackages(names: string[]): Promise<void> {
-      // Only names from packages.json: 0.17 would also accept URLs ending in .js (refused by importScripts anyway).
-      const unknown = names.filter((name) => !available.includes(name));
-      if (unknown.length > 0) throw new Error(`legacy runtime: unknown package(s): ${unknown.join(', ')}`);
-      const errors: string[] = [];
-      // 0.17 reports failures through the error callback instead of rejecting; collect them and throw.
-      await pyodide.loadPackage(
-        names,
-        // Progress ("Loading numpy from …", one line per package) is not logged: failures come through onError.
-        () => {},
-        (message) => {
-          errors.push(String(message));
-          log(`legacy runtime: ${message}`);
-        },
-      );
-      const missing = names.filter((name) => !(name in pyodide.loadedPackages));
-      if (errors.length > 0 || missing.length > 0) {
-        throw new Error(`legacy runtime: loading ${names.join(', ')} failed: ${errors.join('; ') || missing.join(', ')}`);
-      }
-    },
-
-    packagesForImports(importNames: string[]): string[] {
-      const byImport = pyodide._module.packages.import_name_to_package_name;
-      const wanted = importNames.map((name) => byImport[name]).filter((pkg): pkg is string => !!pkg && !(pkg in pyodide.loadedPackages));
-      return [...new Set(wanted)];
-    },
-
-    loadedPackages(): Record<string, string> {
-      const versions = pyodide._module.packages.versions ?? {};
-      return Object.fromEntries(Object.keys(pyodide.loadedPackages).map((name) => [name, versions[name] ?? '']));
-    },
-
-    availablePackages(): string[] {
-      return [...available];
-    },
-
-    packageVersions(importNames: string[]): Record<string, string> {
-      const { versions = {}, import_name_to_package_name: byImport } = pyodide._module.packages;
-      return Object.fromEntries(importNames.map((name) => [name, versions[byImport[name] ?? name] ?? '']));
-    },
-
-    // 0.17.1 has NATIVE interrupt support (pyodide.setInterruptBuffer, in its public API): the patched CPython eval
-    // loop periodically calls into JS, which reads buffer[0], resets it to 0, and on 2 raises KeyboardInterrupt
-    // like SIGINT would. The `pyodide-interrupts` package is the older sys.settrace-based mechanism; not needed.
-    setInterruptBuffer(buffer: InterruptSignalView): boolean {
-      if (typeof pyodide.setInterruptBuffer !== 'function') return false;
-      pyodide.setInterruptBuffer(buffer);
-      return true;
-    },
-  };
-
-  return runtime;
+  return legacyRuntime(pyodide, distDir, log);
 }

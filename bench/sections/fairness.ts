@@ -6,6 +6,9 @@
  */
 import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
+import type { Section } from '../section.js';
+import { CLI } from '../server.js';
+import { log } from '../table.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -110,3 +113,5 @@ export async function fairness(cli: string, record: Record, log: (message: strin
   await Promise.all([a.close(), b.close()]);
   child.kill('SIGTERM');
 }
+
+export const section: Section = { name: 'fairness', inFullRun: false, run: ({ table }) => fairness(CLI, table.record, log) };

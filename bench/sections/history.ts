@@ -4,9 +4,12 @@
  * the server process, so the figure is the server's RSS, not its sessions' processes. Nothing is preloaded: what is
  * measured does not depend on it, and 16 sessions boot faster without.
  */
-import { rssOf } from '../src/sessions/memory-watchdog.js';
+import { rssOf } from '../../src/sessions/memory-watchdog.js';
+import type { Section } from '../section.js';
+import { startServer } from '../server.js';
+import { log } from '../table.js';
 
-/** What this section needs of bench.ts (passed in: importing bench.ts would run it). */
+/** What this section needs of the bench: how to start a server, where its rows go, its log. */
 export interface HistoryBenchDeps {
   startServer(
     flags: string[],
@@ -85,3 +88,9 @@ export async function historyBound(deps: HistoryBenchDeps): Promise<void> {
     await server.close();
   }
 }
+
+export const section: Section = {
+  name: 'history',
+  inFullRun: false,
+  run: ({ table }) => historyBound({ startServer, push: table.push, log }),
+};
