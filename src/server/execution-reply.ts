@@ -58,6 +58,13 @@ export type ExecutionReply = z.infer<z.ZodObject<typeof executionOutputShape>>;
 const PROGRESS_EVERY_MS = 1000;
 /** Image types MCP clients can show inline; SVG is linked instead. */
 const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+/**
+ * Said once in a reply that shows HTML files (Plotly charts, workers/python/rich_output.py): no image of them can be
+ * made in the sandbox (static export needs kaleido, a browser engine), so the model must know it has not seen them.
+ */
+export const HTML_OUTPUT_NOTE =
+  'You cannot see these HTML outputs (interactive charts): this sandbox has no browser or image renderer for them. ' +
+  'The user can open the file; to look at a chart yourself, draw it with matplotlib, whose figures come back as images.';
 /** File references kept in a reply that has to be cut to fit. */
 const FILES_KEPT_WHEN_CUT = 50;
 
@@ -288,6 +295,10 @@ function richBlocks(reply: ExecutionReply, images: Image[], resourceLinks: boole
   for (const item of reply.display) {
     if (item.text !== undefined) {
       blocks.push({ type: 'text', text: `[${item.mime_type}]\n${item.text}` });
+    } else if (item.path && item.mime_type === 'text/html') {
+      // Never inlined (a Plotly chart carries about 3.5 MB of plotly.js): named, with the note once.
+      if (!blocks.some((block) => block.type === 'text' && block.text === HTML_OUTPUT_NOTE)) blocks.push({ type: 'text', text: HTML_OUTPUT_NOTE });
+      blocks.push({ type: 'text', text: `[text/html] interactive chart saved as ${item.path}${item.uri ? ` (${item.uri})` : ''}` });
     } else if (item.path) {
       const image = images.find((candidate) => candidate.path === item.path);
       if (image && 'data' in image) blocks.push({ type: 'image', data: image.data, mimeType: image.mimeType });
