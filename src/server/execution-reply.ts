@@ -14,6 +14,7 @@ import { jsonBytes, shrinkLongestStrings } from '../sessions/reply-caps.js';
 import type { CellSource } from '../sessions/channel.js';
 import type { Execution } from '../sessions/manager.js';
 import { countField, fileRefSchema, orNull, type ToolDeps } from './tools/shared.js';
+import { notebookRunShape } from './notebook-cells.js';
 
 export const executionOutputShape = {
   session_id: z.string().describe('The session the code ran in (new if none was given)'),
@@ -26,7 +27,7 @@ export const executionOutputShape = {
   duration_ms: z.number(),
   files: z.array(fileRefSchema),
   truncated: z
-    .partialRecord(z.enum([...TRUNCATABLE, 'files']), z.number())
+    .partialRecord(z.enum([...TRUNCATABLE, 'files', 'notebook']), z.number())
     .nullable()
     .describe('Characters (display: items; files: entries) left out of each capped field, or null when nothing was cut'),
   display: z
@@ -49,6 +50,7 @@ export const executionOutputShape = {
     })
     .optional()
     .describe('Present when this call first restored its session from --state-dir after a server restart'),
+  notebook: notebookRunShape.optional().describe('run_file of a .ipynb: each code cell run, in order (src/server/notebook-run.ts)'),
 };
 
 /** execute_code's structured reply; also what the library's session.execute() resolves to. */
@@ -134,7 +136,7 @@ export function checkCodeLength(config: ToolDeps['config'], code: string): void 
  * On the legacy runtime, an error that looks like code for newer Python or newer libraries gets one more line in its
  * message: which versions run and how to get the modern runtime (src/python/legacy-hint.ts).
  */
-function explainLegacyError(deps: ToolDeps, execution: Execution, source: string): void {
+export function explainLegacyError(deps: ToolDeps, execution: Execution, source: string): void {
   const error = execution.outcome.error;
   if (deps.sessions.distribution.kind !== 'legacy' || !error || execution.terminated) return;
   const hint = legacyHint(error, source, deps.sessions.facts);
@@ -154,7 +156,7 @@ export function timeoutFor(config: ToolDeps['config'], timeoutSeconds: number | 
 }
 
 /** An image block for a figure, or the reason it is not inline. */
-type Image = { path: string; mimeType: string; data: string } | { path: string; note: string };
+export type Image = { path: string; mimeType: string; data: string } | { path: string; note: string };
 
 /**
  * Reads the figures a cell showed (up to --max-image-bytes each) from the session's files. Security: only the first
@@ -162,7 +164,7 @@ type Image = { path: string; mimeType: string; data: string } | { path: string; 
  * drops images last first), so they get its note at once. Measured before: 100 figures of 1 MB held about 650 MB in
  * the server and kept its event loop busy for 200 s while fitToBudget serialized the reply once per dropped image.
  */
-async function readImages(deps: ToolDeps, sessionId: string, execution: Execution): Promise<Image[]> {
+export async function readImages(deps: ToolDeps, sessionId: string, execution: Execution): Promise<Image[]> {
   const images: Image[] = [];
   let inlineBytes = 0;
   for (const item of execution.outcome.display.slice(0, 100)) {
@@ -208,6 +210,11 @@ export function executionReply(
   return fitToBudget(shapeExecution(sessionId, execution, timeoutMs), execution.terminated ? [] : images, options);
 }
 
+/** Fits an already shaped reply (several cells' outcomes, notebook-run.ts) under the budget, read as `text` says. */
+export function combinedReply(reply: ExecutionReply, images: Image[], options: ReplyOptions, text: (reply: ExecutionReply) => string): CallToolResult {
+  return fitToBudget(reply, images, options, text);
+}
+
 /** The structured reply of an execution: how it ended explained in `error` (timeout, cancel, session ended). */
 export function shapeExecution(sessionId: string, execution: Execution, timeoutMs: number): ExecutionReply {
   const { interrupted, terminated } = execution;
@@ -249,12 +256,17 @@ export function shapeExecution(sessionId: string, execution: Execution, timeoutM
  * Builds the content blocks and fits the whole reply under `maxBytes`: images are dropped first (each replaced by a
  * note), then the file list is shortened, then the longest strings are cut. What was cut is in `truncated`.
  */
-function fitToBudget(reply: ExecutionReply, images: Image[], options: ReplyOptions): CallToolResult {
+function fitToBudget(
+  reply: ExecutionReply,
+  images: Image[],
+  options: ReplyOptions,
+  text: (reply: ExecutionReply) => string = (shaped) => readable(shaped, options.newSession),
+): CallToolResult {
   const maxBytes = options.maxReplyBytes;
   const inline = [...images];
   const build = (): CallToolResult => ({
     structuredContent: reply,
-    content: [{ type: 'text', text: readable(reply, options.newSession) }, ...richBlocks(reply, inline, options.resourceLinks)],
+    content: [{ type: 'text', text: text(reply) }, ...richBlocks(reply, inline, options.resourceLinks)],
   });
   let result = build();
   // The common case, measured once: the loops below would each serialize the whole reply again to find it fits.
@@ -318,7 +330,7 @@ function richBlocks(reply: ExecutionReply, images: Image[], resourceLinks: boole
 }
 
 /** The reply as a model reads it: every field that has something to say, in plain text. */
-function readable(reply: ExecutionReply, newSession: boolean): string {
+export function readable(reply: ExecutionReply, newSession: boolean): string {
   const parts = [
     ...(newSession ? [`new session ${reply.session_id} started; pass session_id to keep state`] : []),
     `session ${reply.session_id} · cell ${reply.execution_count} · ${reply.duration_ms} ms · ${reply.success ? 'ok' : 'error'}`,
