@@ -211,7 +211,12 @@ export function executionReply(
 }
 
 /** Fits an already shaped reply (several cells' outcomes, notebook-run.ts) under the budget, read as `text` says. */
-export function combinedReply(reply: ExecutionReply, images: Image[], options: ReplyOptions, text: (reply: ExecutionReply) => string): CallToolResult {
+export function combinedReply(
+  reply: ExecutionReply,
+  images: Image[],
+  options: ReplyOptions,
+  text: (reply: ExecutionReply) => string,
+): CallToolResult {
   return fitToBudget(reply, images, options, text);
 }
 
@@ -309,7 +314,8 @@ function richBlocks(reply: ExecutionReply, images: Image[], resourceLinks: boole
       blocks.push({ type: 'text', text: `[${item.mime_type}]\n${item.text}` });
     } else if (item.path && item.mime_type === 'text/html') {
       // Never inlined (a Plotly chart carries about 3.5 MB of plotly.js): named, with the note once.
-      if (!blocks.some((block) => block.type === 'text' && block.text === HTML_OUTPUT_NOTE)) blocks.push({ type: 'text', text: HTML_OUTPUT_NOTE });
+      if (!blocks.some((block) => block.type === 'text' && block.text === HTML_OUTPUT_NOTE))
+        blocks.push({ type: 'text', text: HTML_OUTPUT_NOTE });
       blocks.push({ type: 'text', text: `[text/html] interactive chart saved as ${item.path}${item.uri ? ` (${item.uri})` : ''}` });
     } else if (item.path) {
       const image = images.find((candidate) => candidate.path === item.path);

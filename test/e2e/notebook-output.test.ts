@@ -11,8 +11,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, textOf, type Harness } from '../helpers.js';
 import { HTML_OUTPUT_NOTE } from '../../src/server/execution-reply.js';
 
-const NETWORK = /\nSandbox: this sandbox has no network, by design\. Bring files in with the upload_file or write_file tools, and packages with the install_packages tool\.$/;
-const STDIN = /\nSandbox: there is no interactive input in this sandbox \(nothing can be typed into stdin\); pass the values in the code instead\.$/;
+const NETWORK =
+  /\nSandbox: this sandbox has no network, by design\. Bring files in with the upload_file or write_file tools, and packages with the install_packages tool\.$/;
+const STDIN =
+  /\nSandbox: there is no interactive input in this sandbox \(nothing can be typed into stdin\); pass the values in the code instead\.$/;
 const PROCESSES = /\nSandbox: this sandbox cannot start processes or commands/;
 const STAND_IN = /\nSandbox: [\w.]+ is a stand-in in this sandbox .*; this is not a version gap\.$/;
 const MINUTES = 300;
@@ -76,7 +78,11 @@ describe('legacy runtime: Plotly charts as files, sandbox errors without the ver
     const { texts, largest } = blocks(reply);
     assert.ok(largest < 50_000, `no block carries the HTML (largest ${largest} characters)`);
     assert.equal(texts.filter((t) => t === HTML_OUTPUT_NOTE).length, 1, 'the note that the model cannot see the chart, once');
-    for (const item of r.display) assert.ok(texts.some((t) => t.startsWith('[text/html]') && t.includes(item.path)), item.path);
+    for (const item of r.display)
+      assert.ok(
+        texts.some((t) => t.startsWith('[text/html]') && t.includes(item.path)),
+        item.path,
+      );
 
     const head = await h.ok('read_file', { session_id, path: r.display[0].path, length: 4096 });
     assert.match(head.content, /<html>/);
@@ -121,7 +127,8 @@ describe('legacy runtime: Plotly charts as files, sandbox errors without the ver
     const gap = await run('import math\nmath.lcm(4, 6)');
     assert.match(gap.error.message, /\nHint: this server runs the legacy runtime/);
     assert.doesNotMatch(gap.error.message, /Sandbox:/);
-    for (const code of ['1 / 0', 'undefined_name', "{}['key']"]) assert.doesNotMatch((await run(code)).error.message, /Sandbox:|Hint:/, code);
+    for (const code of ['1 / 0', 'undefined_name', "{}['key']"])
+      assert.doesNotMatch((await run(code)).error.message, /Sandbox:|Hint:/, code);
   });
 });
 
@@ -184,7 +191,10 @@ describe('modern runtime: sandbox errors, and .ipynb files run by run_file', () 
     assert.equal(r.notebook.not_run, 1);
     assert.equal(r.execution_count, 3);
     const text = textOf(reply);
-    assert.match(text, /^notebook analysis\.ipynb: 5 code cells, 3 run, failed: cell \[4\]; 1 not run after the error \(pass continue_on_error: true/);
+    assert.match(
+      text,
+      /^notebook analysis\.ipynb: 5 code cells, 3 run, failed: cell \[4\]; 1 not run after the error \(pass continue_on_error: true/,
+    );
     assert.match(text, /--- notebook cell \[3\] ---\n.*\nresult: 42/);
     assert.equal((await run('total', s)).result, '42', "the cells ran in the session's namespace");
 

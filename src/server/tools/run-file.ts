@@ -18,7 +18,7 @@ export function registerRunFileTool(server: McpServer, deps: ToolDeps): Register
       description:
         "Runs a .py file from the session workspace in the session's namespace (like %run -i): its variables persist. Same reply as execute_code. " +
         'A .ipynb notebook runs its code cells in order, each as execute_code would, stopping at the first error unless continue_on_error; ' +
-        'the reply has each cell\'s outcome in notebook.cells.',
+        "the reply has each cell's outcome in notebook.cells.",
       inputSchema: z.strictObject({
         session_id: sessionIdField,
         path: pathField,
