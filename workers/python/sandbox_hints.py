@@ -64,7 +64,9 @@ def _hint_for_one(error):
         return STDIN
     if type(error).__name__ in ("URLError", "gaierror") or any(_NETWORK_FILES.match(f) for f in files):
         return NETWORK
-    if "XMLHttpRequest" in message:  # pyodide.open_url: Node has no XMLHttpRequest (NameError, or ImportError on 0.17)
+    if "XMLHttpRequest" in message and any(f.startswith("/lib/") for f in files):
+        # pyodide.open_url: Node has no XMLHttpRequest (NameError, or ImportError on 0.17). Only when a library
+        # asked: user code reading `js.XMLHttpRequest` itself learns just that the name does not exist.
         return NETWORK
     if isinstance(error, OSError) and error.errno in _UNREACHABLE:
         return NETWORK
