@@ -55,8 +55,15 @@ export function legacyHint(error: CellError, source: string, facts: LegacyFacts)
   );
 }
 
+/**
+ * The start of the line the harness adds to an error caused by what the sandbox lacks on purpose (no network, stdin,
+ * processes or browser; workers/python/sandbox_hints.py, NOTE): such an error is no version gap.
+ */
+const SANDBOX_NOTE = /\nSandbox: /;
+
 /** Why the error looks like newer Python or a newer library, or null. */
 function versionGap({ type, message, traceback }: CellError, source: string): string | null {
+  if (SANDBOX_NOTE.test(message)) return null;
   const text = `${source}\n${traceback}`;
   switch (type) {
     case 'SyntaxError': {

@@ -7,6 +7,13 @@ import { jsonBytes, shrinkLongestStrings } from '../sessions/reply-caps.js';
 import { overBudget, type Image } from './execution-figures.js';
 import { executionOutputShape, type ExecutionResult } from './execution-schema.js';
 
+/**
+ * Said once in a reply that shows HTML files (Plotly charts, workers/python/rich_output.py): no image of them can be
+ * made in the sandbox (static export needs kaleido, a browser engine), so the model must know it has not seen them.
+ */
+export const HTML_OUTPUT_NOTE =
+  'You cannot see these HTML outputs (interactive charts): this sandbox has no browser or image renderer for them. ' +
+  'The user can open the file; to look at a chart yourself, draw it with matplotlib, whose figures come back as images.';
 /** File references kept in a reply that has to be cut to fit. */
 const FILES_KEPT_WHEN_CUT = 50;
 
@@ -23,12 +30,17 @@ export interface ReplyOptions {
  * Builds the content blocks and fits the whole reply under `maxBytes`: images are dropped first (each replaced by a
  * note), then the file list is shortened, then the longest strings are cut. What was cut is in `truncated`.
  */
-export function fitToBudget(reply: ExecutionResult, images: Image[], options: ReplyOptions): CallToolResult {
+export function fitToBudget(
+  reply: ExecutionResult,
+  images: Image[],
+  options: ReplyOptions,
+  text: (reply: ExecutionResult) => string = (shaped) => readable(shaped, options.newSession),
+): CallToolResult {
   const maxBytes = options.maxReplyBytes;
   const inline = [...images];
   const build = (): CallToolResult => ({
     structuredContent: reply,
-    content: [{ type: 'text', text: readable(reply, options.newSession) }, ...richBlocks(reply, inline, options.resourceLinks)],
+    content: [{ type: 'text', text: text(reply) }, ...richBlocks(reply, inline, options.resourceLinks)],
   });
   let result = build();
   // The common case, measured once: the loops below would each serialize the whole reply again to find it fits.
@@ -69,6 +81,11 @@ function richBlocks(reply: ExecutionResult, images: Image[], resourceLinks: bool
   for (const item of reply.display) {
     if (item.text !== undefined) {
       blocks.push({ type: 'text', text: `[${item.mime_type}]\n${item.text}` });
+    } else if (item.path && item.mime_type === 'text/html') {
+      // Never inlined (a Plotly chart carries about 3.5 MB of plotly.js): named, with the note once.
+      if (!blocks.some((block) => block.type === 'text' && block.text === HTML_OUTPUT_NOTE))
+        blocks.push({ type: 'text', text: HTML_OUTPUT_NOTE });
+      blocks.push({ type: 'text', text: `[text/html] interactive chart saved as ${item.path}${item.uri ? ` (${item.uri})` : ''}` });
     } else if (item.path) {
       const image = images.find((candidate) => candidate.path === item.path);
       if (image && 'data' in image) blocks.push({ type: 'image', data: image.data, mimeType: image.mimeType });
@@ -88,7 +105,7 @@ function richBlocks(reply: ExecutionResult, images: Image[], resourceLinks: bool
 }
 
 /** The reply as a model reads it: every field that has something to say, in plain text. */
-function readable(reply: ExecutionResult, newSession: boolean): string {
+export function readable(reply: ExecutionResult, newSession: boolean): string {
   const parts = [
     ...(newSession ? [`new session ${reply.session_id} started; pass session_id to keep state`] : []),
     `session ${reply.session_id} · cell ${reply.execution_count} · ${reply.duration_ms} ms · ${reply.success ? 'ok' : 'error'}`,

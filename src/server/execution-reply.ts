@@ -76,7 +76,7 @@ export function reportProgress(tick: (elapsedSeconds: number) => void): () => vo
  * On the legacy runtime, an error that looks like code for newer Python or newer libraries gets one more line in its
  * message: which versions run and how to get the modern runtime (src/python/legacy-hint.ts).
  */
-function explainLegacyError(deps: ToolDeps, execution: CellRun, source: string): void {
+export function explainLegacyError(deps: ToolDeps, execution: CellRun, source: string): void {
   const error = execution.outcome.error;
   if (deps.sessions.distribution.kind !== 'legacy' || !error || execution.terminated) return;
   const hint = legacyHint(error, source, deps.sessions.facts);

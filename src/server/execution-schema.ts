@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { TRUNCATABLE } from '../wire/contract.js';
 import { fileRefSchema } from '../sessions/file-index.js';
 import { countField, orNull } from './tools/fields.js';
+import { notebookRunShape } from './notebook-cells.js';
 
 export const executionOutputShape = {
   session_id: z.string().describe('The session the code ran in (new if none was given)'),
@@ -15,7 +16,7 @@ export const executionOutputShape = {
   duration_ms: z.number(),
   files: z.array(fileRefSchema),
   truncated: z
-    .partialRecord(z.enum([...TRUNCATABLE, 'files']), z.number())
+    .partialRecord(z.enum([...TRUNCATABLE, 'files', 'notebook']), z.number())
     .nullable()
     .describe('Characters (display: items; files: entries) left out of each capped field, or null when nothing was cut'),
   display: z
@@ -38,6 +39,7 @@ export const executionOutputShape = {
     })
     .optional()
     .describe('Present when this call first restored its session from --state-dir after a server restart'),
+  notebook: notebookRunShape.optional().describe('run_file of a .ipynb: each code cell run, in order (src/server/notebook-run.ts)'),
 };
 
 /** execute_code's structured reply; also what the library's session.execute() resolves to (the public result type). */

@@ -10,6 +10,8 @@ import traceback
 
 from .cell_code import run_code
 from .display import Display
+from .rich_output import RichOutput
+from .sandbox_hints import hint_for
 from .namespace_ops import call_function
 from .streams import BoundedStream, bounded
 from .tasks import CellTask, cell_idle, current_tasks, drain_finalizers, interrupted_error
@@ -44,6 +46,8 @@ class Session:
         self.pristine = dict(self.namespace)
         self.execution_count = 0
         self.outputs = Display(lambda: self.execution_count)
+        # Charts a notebook draws in the browser (Plotly), saved as this session's outputs (rich_output.py).
+        self.rich_output = RichOutput(self.outputs.save_output)
         self._cell = None
 
     def run(self, request):
@@ -128,10 +132,12 @@ class Session:
                 error = interrupted_error("while the cell's callbacks or asyncio tasks were still running")
             if error is None and value is not None:
                 self.namespace["_"] = value
-                # A notebook shows HTML for the last value; a model reads the text repr better, so
-                # HTML is kept for explicit display() calls.
-                self.outputs.show_rich(value, html=False)
-                result = repr(value)
+                # A chart is shown as a notebook shows it, instead of its repr (rich_output.py). Otherwise: a
+                # notebook shows HTML for the last value; a model reads the text repr better, so HTML is kept for
+                # explicit display() calls.
+                if not self.rich_output.show_value(value):
+                    self.outputs.show_rich(value, html=False)
+                    result = repr(value)
         except BaseException as exc:  # noqa: B036
             error = self._describe(exc)
         finally:
@@ -216,6 +222,9 @@ class Session:
         message = str(exc)
         if isinstance(exc, OSError) and exc.errno in _QUOTA_ERRNOS:
             message += " (the session's file quota was reached: see server_info for the limits; delete files to make room)"
+        hint = hint_for(exc)
+        if hint is not None:
+            message += "\n" + hint
         return {
             "type": type(exc).__name__,
             "message": message,

@@ -34,6 +34,13 @@ class Display(object):
         name = "cell%d_%d.%s" % (self._cell_number(), self._outputs_this_cell, extension)
         return os.path.join(directory, name)
 
+    def save_output(self, extension, data, mime_type):
+        """A rich output of this cell as a workspace file, listed in its display."""
+        path = self._output_path(extension)
+        with open(path, "wb") as handle:
+            handle.write(data if isinstance(data, bytes) else data.encode("utf-8"))
+        self.items.append({"mime_type": mime_type, "path": os.path.relpath(path, WORKSPACE)})
+
     def capture_figures(self):
         """Saves every open matplotlib figure into the workspace and closes it."""
         plt = sys.modules.get("matplotlib.pyplot")

@@ -11,7 +11,7 @@ import builtins
 import gc
 import json
 
-from . import environment, namespace_ops, packages
+from . import environment, import_hooks, namespace_ops, packages, sandbox_hints
 from .cell import Session
 from .display import install_display_helpers
 
@@ -22,6 +22,9 @@ environment.prepare_environment()
 environment.cap_recursion_limit()
 _session = Session()
 install_display_helpers(_session.outputs.display_objects)
+_after_import = import_hooks.install()
+sandbox_hints.install(_after_import)
+_session.rich_output.install(_after_import)
 environment.remember_builtins()
 _scratch_session = None
 

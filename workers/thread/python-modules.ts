@@ -30,6 +30,9 @@ const PYTHON_MODULES: Readonly<Record<string, string>> = {
   'packages.py': `${HARNESS_PACKAGE}/packages.py`,
   'namespace_ops.py': `${HARNESS_PACKAGE}/namespace_ops.py`,
   'value_facts.py': `${HARNESS_PACKAGE}/value_facts.py`,
+  'import_hooks.py': `${HARNESS_PACKAGE}/import_hooks.py`,
+  'rich_output.py': `${HARNESS_PACKAGE}/rich_output.py`,
+  'sandbox_hints.py': `${HARNESS_PACKAGE}/sandbox_hints.py`,
   // matplotlib imports it by this name (MPLBACKEND=module://pyodide_mcp_backend, set by environment.py).
   'backend.py': 'pyodide_mcp_backend.py',
 };
