@@ -8,11 +8,34 @@ import os
 import sys
 
 from . import shell_commands
-from .magic_info import describe_object, who, whos
-from .pip_magic import pip
-from .timing import run_timed, run_timeit
 
 WORKSPACE = shell_commands.WORKSPACE
+
+
+# The modules of single magics load with their first use (timeit's and tarfile's imports cost a first cell
+# hundreds of milliseconds; see docs/benchmarks.md).
+def run_timed(*args, **kwargs):
+    from .timing import run_timed as run
+
+    return run(*args, **kwargs)
+
+
+def run_timeit(*args):
+    from .timing import run_timeit as run
+
+    return run(*args)
+
+
+def _info(name, *args):
+    from . import magic_info
+
+    return getattr(magic_info, name)(*args)
+
+
+def pip(*args):
+    from .pip_magic import pip as run
+
+    return run(*args)
 
 
 class UsageError(Exception):
@@ -97,8 +120,8 @@ class SandboxShell(object):
                 "matplotlib": self.matplotlib,
                 "time": lambda line, where: run_timed(line, None, self.user_ns, where),
                 "timeit": lambda line, where: run_timeit(line, None, self.user_ns, where),
-                "who": lambda line, where: who(self.user_ns, _hidden_names(), line),
-                "whos": lambda line, where: whos(self.user_ns, _hidden_names(), line),
+                "who": lambda line, where: _info("who", self.user_ns, _hidden_names(), line),
+                "whos": lambda line, where: _info("whos", self.user_ns, _hidden_names(), line),
                 "reset": self.reset,
                 "run": self.run,
                 "cd": self.cd,
@@ -106,8 +129,8 @@ class SandboxShell(object):
                 "env": self.env,
                 "pip": lambda line, where: pip(line, sys.stdout, sys.stderr),
                 "load_ext": self.load_ext,
-                "pinfo": lambda line, where: describe_object(line, self.user_ns, False),
-                "pinfo2": lambda line, where: describe_object(line, self.user_ns, True),
+                "pinfo": lambda line, where: _info("describe_object", line, self.user_ns, False),
+                "pinfo2": lambda line, where: _info("describe_object", line, self.user_ns, True),
                 "lsmagic": self.lsmagic,
                 "system": lambda line, where: self.system(line),
                 "sx": lambda line, where: self.getoutput(line),

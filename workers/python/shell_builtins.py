@@ -11,7 +11,6 @@ import shutil
 import stat
 import time
 
-from .shell_archives import tar, unzip
 from .shell_commands import WORKSPACE, CommandError
 
 
@@ -360,6 +359,18 @@ def pip(ctx):
     from .pip_magic import pip_command
 
     return pip_command(ctx.argv[1:], ctx.out, ctx.err)
+
+
+def unzip(ctx):
+    from .shell_archives import unzip as run  # zipfile and tarfile load only when an archive is opened
+
+    return run(ctx)
+
+
+def tar(ctx):
+    from .shell_archives import tar as run
+
+    return run(ctx)
 
 
 def true(ctx):

@@ -7,7 +7,6 @@ resolve inside the workspace. As in IPython, a `!` line runs in a subshell: `!cd
 session's directory changes only with %cd. Runs on Python 3.8 and 3.14 (no newer syntax).
 """
 import errno
-import glob
 import io
 import os
 import re
@@ -154,7 +153,9 @@ def _parse(line, cwd):
             if word != "|":
                 chain.append((connector, pipeline))
                 pipeline, connector = [], word
-        elif not quoted and any(ch in word for ch in "*?[") and glob.has_magic(word):
+        elif not quoted and any(ch in word for ch in "*?["):
+            import glob
+
             matches = sorted(glob.glob(os.path.join(cwd, word)))
             base = cwd.rstrip("/") + "/"
             command["argv"].extend([m[len(base):] if m.startswith(base) and not os.path.isabs(word) else m for m in matches] or [word])
