@@ -246,8 +246,11 @@ for (const runtime of ['legacy', 'modern'] as const) {
       assert.equal(reply.stdout, 'Successfully installed nb_hello-1.0\n');
       assert.equal(reply.result, "'hello from the index'");
       assert.ok(index.requests.includes('/pypi/nb-hello/json'));
+      const live = (await h.ok('list_sessions')).sessions.length;
       const missing = await h.call('execute_code', { code: '%pip install no-such-package' });
       assert.match(textOf(missing), /not found on the index/);
+      // The session started for that call is closed again: the refusal carries no id to reach it by.
+      assert.equal((await h.ok('list_sessions')).sessions.length, live);
     });
   });
 }
