@@ -14,28 +14,19 @@ WORKSPACE = shell_commands.WORKSPACE
 
 # The modules of single magics load with their first use (timeit's and tarfile's imports cost a first cell
 # hundreds of milliseconds; see docs/benchmarks.md).
-def run_timed(*args, **kwargs):
-    from .timing import run_timed as run
+def _lazy(module, name):
+    def call(*args, **kwargs):
+        loaded = __import__("pyodide_mcp_notebook." + module, fromlist=[name])
+        return getattr(loaded, name)(*args, **kwargs)
 
-    return run(*args, **kwargs)
+    return call
 
 
-def run_timeit(*args):
-    from .timing import run_timeit as run
-
-    return run(*args)
+run_timed, run_timeit, pip = _lazy("timing", "run_timed"), _lazy("timing", "run_timeit"), _lazy("pip_magic", "pip")
 
 
 def _info(name, *args):
-    from . import magic_info
-
-    return getattr(magic_info, name)(*args)
-
-
-def pip(*args):
-    from .pip_magic import pip as run
-
-    return run(*args)
+    return _lazy("magic_info", name)(*args)
 
 
 class UsageError(Exception):

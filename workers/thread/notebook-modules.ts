@@ -16,7 +16,9 @@ export const NOTEBOOK_MODULES = [
   'timing.py',
   'pip_magic.py',
   'shell_commands.py',
+  'shell_args.py',
   'shell_builtins.py',
+  'shell_file_ops.py',
   'shell_archives.py',
 ] as const;
 
