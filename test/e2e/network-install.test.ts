@@ -3,30 +3,14 @@
  * index (here one this test serves on 127.0.0.1), verifies them, and installs them into the session.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { strToU8, zipSync } from 'fflate';
 import { startServer, textOf, type Harness } from '../helpers.js';
-
-function wheel(pkg: string, version: string, init: string): Uint8Array {
-  const dist = `${pkg}-${version}.dist-info`;
-  return zipSync({
-    [`${pkg}/__init__.py`]: strToU8(init),
-    [`${dist}/METADATA`]: strToU8(`Metadata-Version: 2.1\nName: ${pkg}\nVersion: ${version}\n`),
-    [`${dist}/WHEEL`]: strToU8('Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n'),
-    [`${dist}/RECORD`]: strToU8(''),
-  });
-}
-
-const sha = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+import { serveIndex, sha, wheel, type PypiIndex } from '../pypi-index.js';
 
 describe('install_packages from an index (--allow-network)', () => {
-  let index: Server;
+  let index: PypiIndex;
   let h: Harness;
   let session_id: string;
-  const requests: string[] = [];
   const files: Record<string, Uint8Array> = {
     'hello_mcp-1.0-py3-none-any.whl': wheel('hello_mcp', '1.0', 'from tiny_dep import VALUE\nGREETING = "hi " + VALUE\n'),
     'tiny_dep-2.0-py3-none-any.whl': wheel('tiny_dep', '2.0', 'VALUE = "there"\n'),
@@ -80,18 +64,8 @@ describe('install_packages from an index (--allow-network)', () => {
   };
 
   before(async () => {
-    index = createServer((req, res) => {
-      requests.push(req.url ?? '');
-      const json = /^\/pypi\/([^/]+)\/json$/.exec(req.url ?? '');
-      if (json && releases[json[1]!])
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(releases[json[1]!]));
-      const file = /^\/files\/(.+)$/.exec(req.url ?? '');
-      if (file && files[file[1]!]) return void res.writeHead(200).end(files[file[1]!]);
-      res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => index.listen(0, '127.0.0.1', resolve));
-    const port = (index.address() as AddressInfo).port;
-    h = await startServer(['--allow-network', '--index-url', `http://127.0.0.1:${port}/pypi`, '--warm-sessions', '1']);
+    index = await serveIndex(releases, files);
+    h = await startServer(['--allow-network', '--index-url', index.url, '--warm-sessions', '1']);
     session_id = (await h.ok('create_session')).session_id;
   });
   after(async () => {
@@ -103,7 +77,7 @@ describe('install_packages from an index (--allow-network)', () => {
     const r = await h.ok('install_packages', { session_id, packages: ['hello-mcp'] });
     assert.deepEqual(r.installed, ['hello-mcp==1.0', 'tiny-dep==2.0']);
     assert.deepEqual(r.warnings, []);
-    assert.ok(!requests.some((u) => u.includes('pytest')), 'requirements behind an extra are not fetched');
+    assert.ok(!index.requests.some((u) => u.includes('pytest')), 'requirements behind an extra are not fetched');
     assert.equal((await h.ok('execute_code', { session_id, code: 'import hello_mcp\nhello_mcp.GREETING' })).result, "'hi there'");
   });
 
@@ -119,13 +93,13 @@ describe('install_packages from an index (--allow-network)', () => {
   });
 
   it('the session itself still has no network', async () => {
-    const port = (index.address() as AddressInfo).port;
-    const before = requests.length;
+    const port = index.port;
+    const before = index.requests.length;
     const r = await h.ok('execute_code', {
       session_id,
       code: `import urllib.request\ntry:\n    urllib.request.urlopen("http://127.0.0.1:${port}/pypi/tiny-dep/json", timeout=2)\n    "reached"\nexcept Exception as e:\n    type(e).__name__`,
     });
     assert.notEqual(r.result, "'reached'");
-    assert.equal(requests.length, before);
+    assert.equal(index.requests.length, before);
   });
 });

@@ -5,6 +5,7 @@ import errno as _errno
 import json
 import linecache
 import os
+import re
 import sys
 import traceback
 
@@ -24,11 +25,32 @@ _QUOTA_ERRNOS = (_errno.ENOSPC, _errno.EFBIG, getattr(_errno, "EDQUOT", -1))
 _SCALAR_TYPES = frozenset((int, float, complex, bool, str, bytes, type(None)))
 
 
+_NOTEBOOK_PACKAGE = "/lib/pyodide_mcp/pyodide_mcp_notebook/"
+# A line starting with %, ! or ?, a trailing ?, or `x = !cmd`: only cells with one of these load the notebook
+# package (workers/python/notebook_syntax.py, copied at boot by workers/thread/notebook-modules.ts).
+_NOTEBOOK_SYNTAX = re.compile(r"^[ \t]*[%!?]|\?[ \t]*$|=[ \t]*[!%][^=]", re.M)
+
+
+def _notebook_syntax(code):
+    from pyodide_mcp_notebook import magics, notebook_syntax
+
+    magics.install()
+    return notebook_syntax.transform_cell(code)
+
+
 def _user_frames(tb):
-    """Drops the harness's own frames so the traceback starts at the user's code."""
+    """Drops the harness's own frames so the traceback starts at the user's code, and the notebook package's (the
+    machinery of a magic or a `!` command, workers/python/magics.py) wherever they are."""
     while tb is not None and tb.tb_frame.f_code.co_filename.startswith(_HARNESS_DIR):
         tb = tb.tb_next
-    return tb
+    kept = []
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_NOTEBOOK_PACKAGE):
+            kept.append(tb)
+        tb = tb.tb_next
+    for current, following in zip(kept, kept[1:] + [None]):
+        current.tb_next = following
+    return kept[0] if kept else None
 
 
 class Session:
@@ -212,6 +234,8 @@ class Session:
         # Register the source so tracebacks can show the offending line.
         if self.keeps_source:
             linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+        if filename.startswith(_CELL_PREFIX) and ("%" in code or "!" in code or "?" in code) and _NOTEBOOK_SYNTAX.search(code):
+            code = _notebook_syntax(code)  # a .py file run by run_file stays plain Python, as under IPython's %run
         return run_code(code, filename, self.namespace)
 
     def _describe(self, exc):

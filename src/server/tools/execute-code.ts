@@ -3,6 +3,8 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { z } from 'zod';
 import { checkCodeLength, timeoutFor } from '../../sessions/input-checks.js';
 import { executionOutputShape, runCellAndReply } from '../execution-reply.js';
+import { pipInstallNames } from '../../python/pip-lines.js';
+import { installPackages } from './install-packages.js';
 import { toolReply, optionalArg, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): RegisteredTool {
@@ -26,8 +28,20 @@ export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): Regi
     toolReply(deps, async ({ code, session_id, timeout_seconds }, extra) => {
       checkCodeLength(config, code);
       const timeoutMs = timeoutFor(config, timeout_seconds);
-      if (session_id) return runCellAndReply(deps, session_id, { code }, timeoutMs, extra);
+      // `%pip install` lines: the server installs their packages first (a running cell cannot wait for it).
+      const pip = pipInstallNames(code);
+      if (session_id) {
+        if (pip.length > 0) await installPackages(deps, session_id, pip);
+        return runCellAndReply(deps, session_id, { code }, timeoutMs, extra);
+      }
       const { id } = await sessions.create();
+      if (pip.length > 0) {
+        // The reply of a refused install carries no session id: the new session would be unreachable.
+        await installPackages(deps, id, pip).catch(async (error: unknown) => {
+          await sessions.close(id).catch(() => {});
+          throw error;
+        });
+      }
       return runCellAndReply(deps, id, { code }, timeoutMs, extra, { newSession: true });
     }),
   );

@@ -7,7 +7,7 @@ import { canonicalName } from '../../python/distribution.js';
 import { toolReply, ok, sessionIdField, type ToolDeps } from './shared.js';
 
 export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): RegisteredTool {
-  const { sessions, config } = deps;
+  const { config } = deps;
   return server.registerTool(
     'install_packages',
     {
@@ -28,36 +28,48 @@ export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): 
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, packages }) => {
-      const { available, loaded: before } = await sessions.listPackages(session_id);
-      const byCanonical = new Map(available.map((name) => [canonicalName(name), name]));
-      const offline: string[] = [];
-      const elsewhere: string[] = [];
-      for (const name of packages) {
-        const match = byCanonical.get(canonicalName(name));
-        if (match) offline.push(match);
-        else elsewhere.push(name);
-      }
-      if (elsewhere.length > 0 && !config.allowNetwork) {
-        throw new PyodideMcpError(
-          'PACKAGE_UNAVAILABLE',
-          `Not available offline: ${elsewhere.map((name) => `${name}${closeMatches(name, available)}`).join('; ')}. This server has no network access (the operator can allow pure-Python installs from an index with --allow-network); list_packages shows the ${available.length} packages it can load. Nothing was installed.`,
-        );
-      }
-      // Everything is fetched and verified before anything is installed, so a failure changes nothing.
-      const fromIndex =
-        elsewhere.length > 0
-          ? await fetchWithRequirements(elsewhere, config, byCanonical, before)
-          : { wheels: [], offlineDeps: [], warnings: [] };
-      const toLoad = [...new Set([...offline, ...fromIndex.offlineDeps])];
-      if (toLoad.length > 0) await sessions.loadPackages(session_id, toLoad);
-      for (const wheel of fromIndex.wheels) await sessions.installWheel(session_id, wheel.filename, wheel.data);
-      const { loaded } = await sessions.listPackages(session_id);
-      const installed = [...toLoad, ...fromIndex.wheels.map((w) => `${w.name}==${w.version}`)];
-      const notes = fromIndex.warnings.length > 0 ? ` Warnings: ${fromIndex.warnings.join('; ')}` : '';
-      return ok(
-        { session_id, installed, loaded, warnings: fromIndex.warnings },
-        `Installed ${installed.join(', ')} into session ${session_id}.${notes}`,
-      );
+      const { installed, loaded, warnings } = await installPackages(deps, session_id, packages);
+      const notes = warnings.length > 0 ? ` Warnings: ${warnings.join('; ')}` : '';
+      return ok({ session_id, installed, loaded, warnings }, `Installed ${installed.join(', ')} into session ${session_id}.${notes}`);
     }),
   );
+}
+
+/**
+ * Installs packages into a session: the offline set, and (--allow-network) pure-Python wheels the server fetches
+ * and verifies. Shared by install_packages and the `%pip install` lines of execute_code. Nothing is installed
+ * when any name is unavailable (PACKAGE_UNAVAILABLE, with close matches).
+ */
+export async function installPackages(
+  deps: ToolDeps,
+  sessionId: string,
+  packages: string[],
+): Promise<{ installed: string[]; loaded: Record<string, string>; warnings: string[] }> {
+  const { sessions, config } = deps;
+  const { available, loaded: before } = await sessions.listPackages(sessionId);
+  const byCanonical = new Map(available.map((name) => [canonicalName(name), name]));
+  const offline: string[] = [];
+  const elsewhere: string[] = [];
+  for (const name of packages) {
+    const match = byCanonical.get(canonicalName(name));
+    if (match) offline.push(match);
+    else elsewhere.push(name);
+  }
+  if (elsewhere.length > 0 && !config.allowNetwork) {
+    throw new PyodideMcpError(
+      'PACKAGE_UNAVAILABLE',
+      `Not available offline: ${elsewhere.map((name) => `${name}${closeMatches(name, available)}`).join('; ')}. This server has no network access (the operator can allow pure-Python installs from an index with --allow-network); list_packages shows the ${available.length} packages it can load. Nothing was installed.`,
+    );
+  }
+  // Everything is fetched and verified before anything is installed, so a failure changes nothing.
+  const fromIndex =
+    elsewhere.length > 0
+      ? await fetchWithRequirements(elsewhere, config, byCanonical, before)
+      : { wheels: [], offlineDeps: [], warnings: [] };
+  const toLoad = [...new Set([...offline, ...fromIndex.offlineDeps])];
+  if (toLoad.length > 0) await sessions.loadPackages(sessionId, toLoad);
+  for (const wheel of fromIndex.wheels) await sessions.installWheel(sessionId, wheel.filename, wheel.data);
+  const { loaded } = await sessions.listPackages(sessionId);
+  const installed = [...toLoad, ...fromIndex.wheels.map((w) => `${w.name}==${w.version}`)];
+  return { installed, loaded, warnings: fromIndex.warnings };
 }
