@@ -7,41 +7,46 @@
  * Security: whatever arrives from a session is untrusted. A message outside the contract, a reply that does not
  * match its request, a broken frame or memory above the limit ends THAT session (`onEnd` with the reason);
  * nothing a session sends can raise an error in the server.
+ *
+ * Over 300 lines on purpose: the request table, the deadlines and the end of a session share one state (pending
+ * requests, the interrupt in flight, the end reason) that a split would have to pass around. The op kinds, a cell's
+ * request and the error mapping are in channel-ops.ts.
  */
 import {
   REPLIES,
   sessionMessageSchema,
-  type FunctionCall,
   type Op,
-  type OutputLimits,
   type ReplyOf,
   type RequestOf,
   type RuntimeInfo,
   type SessionRequest,
   type WireError,
 } from '../wire/contract.js';
-import { isErrorCode, PyodideMcpError } from '../errors.js';
+import { PyodideMcpError } from '../errors.js';
+import {
+  brokenRule,
+  PACKAGE_OP_FACTOR,
+  PACKAGE_OPS,
+  wireToError,
+  type BackgroundOp,
+  type CellRequest,
+  type HostOp,
+  type InterruptReason,
+} from './channel-ops.js';
 import type { CellRun } from './cell-runner.js';
 import type { MemoryWatchdog } from './memory-watchdog.js';
 import { boundedSessionLog } from './session-log.js';
 import { spawnSession, type SessionEndpoint, type SpawnOptions } from './spawn.js';
 
-/** What a cell runs: code, a workspace file (run_file) or a call of a namespace function (call_function). */
-export type CellSource = { code: string } | { path: string } | { call: FunctionCall };
-
-/** Why a running cell was interrupted. */
-export type InterruptReason = 'timeout' | 'cancelled';
-
-/** Ops that may run user code: sent by execute() or requestWithin(), under the cell's deadline. */
-type UserCodeOp = 'execute' | 'run_file' | 'call_function' | 'list_variables' | 'inspect_variable' | 'remove_variables' | 'reset';
-/** Ops the session answers in the background, between other requests (PreloadScheduler): background(). */
-type BackgroundOp = 'preload' | 'prime';
-/** Ops that run no user code: request(), under the fixed deadline of --op-timeout (package ops: PACKAGE_OP_FACTOR times). */
-export type HostOp = Exclude<Op, UserCodeOp | BackgroundOp>;
-
-/** How many times --op-timeout a package load or wheel install gets (offline loads of the scientific stack: 10-12 s of CPU). */
-export const PACKAGE_OP_FACTOR = 10;
-const PACKAGE_OPS: ReadonlySet<Op> = new Set<Op>(['load_packages', 'install_wheel']);
+export {
+  brokenRule,
+  PACKAGE_OP_FACTOR,
+  type BackgroundOp,
+  type CellRequest,
+  type CellSource,
+  type HostOp,
+  type InterruptReason,
+} from './channel-ops.js';
 
 export interface ChannelOptions extends Omit<SpawnOptions, 'log'> {
   /** How long Python gets to honour an interrupt before the session is ended. */
@@ -54,15 +59,6 @@ export interface ChannelOptions extends Omit<SpawnOptions, 'log'> {
   log: (message: string) => void;
   /** Receives the memory snapshot a worker made when booted with `init.makeSnapshot`. */
   onSnapshot?: (data: Uint8Array) => void;
-}
-
-/** A cell to run, as execute() sends it. */
-export interface CellRequest {
-  /** Code to run, a workspace file to run (run_file), or a namespace function to call (call_function). */
-  source: CellSource;
-  limits: OutputLimits;
-  timeoutMs: number;
-  signal?: AbortSignal;
 }
 
 interface Pending {
@@ -340,13 +336,4 @@ export class SessionChannel {
     }
     waiter.resolve(value.data);
   }
-}
-
-/** The reason a session that broke a rule is ended with (`why` completes "The session …"). */
-export function brokenRule(why: string): PyodideMcpError {
-  return new PyodideMcpError('WORKER_CRASHED', `The session ${why}; it was ended.`);
-}
-
-function wireToError(error: WireError): PyodideMcpError {
-  return new PyodideMcpError(isErrorCode(error.code) ? error.code : 'WORKER_ERROR', error.message);
 }

@@ -1,0 +1,42 @@
+/**
+ * What the server sends a session, apart from the channel that sends it: the op kinds and which deadline each runs
+ * under, a cell's request, and the errors a session's failure maps to. Shared by the channel, the manager and the
+ * warm pool.
+ */
+import type { FunctionCall, Op, OutputLimits, WireError } from '../wire/contract.js';
+import { isErrorCode, PyodideMcpError } from '../errors.js';
+
+/** What a cell runs: code, a workspace file (run_file) or a call of a namespace function (call_function). */
+export type CellSource = { code: string } | { path: string } | { call: FunctionCall };
+
+/** Why a running cell was interrupted. */
+export type InterruptReason = 'timeout' | 'cancelled';
+
+/** Ops that may run user code: sent by execute() or requestWithin(), under the cell's deadline. */
+type UserCodeOp = 'execute' | 'run_file' | 'call_function' | 'list_variables' | 'inspect_variable' | 'remove_variables' | 'reset';
+/** Ops the session answers in the background, between other requests (PreloadScheduler): background(). */
+export type BackgroundOp = 'preload' | 'prime';
+/** Ops that run no user code: request(), under the fixed deadline of --op-timeout (package ops: PACKAGE_OP_FACTOR times). */
+export type HostOp = Exclude<Op, UserCodeOp | BackgroundOp>;
+
+/** How many times --op-timeout a package load or wheel install gets (offline loads of the scientific stack: 10-12 s of CPU). */
+export const PACKAGE_OP_FACTOR = 10;
+export const PACKAGE_OPS: ReadonlySet<Op> = new Set<Op>(['load_packages', 'install_wheel']);
+
+/** A cell to run, as execute() sends it. */
+export interface CellRequest {
+  /** Code to run, a workspace file to run (run_file), or a namespace function to call (call_function). */
+  source: CellSource;
+  limits: OutputLimits;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** The reason a session that broke a rule is ended with (`why` completes "The session …"). */
+export function brokenRule(why: string): PyodideMcpError {
+  return new PyodideMcpError('WORKER_CRASHED', `The session ${why}; it was ended.`);
+}
+
+export function wireToError(error: WireError): PyodideMcpError {
+  return new PyodideMcpError(isErrorCode(error.code) ? error.code : 'WORKER_ERROR', error.message);
+}
