@@ -8,8 +8,10 @@
 import type { ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { pipInstallNames } from '../python/pip-lines.js';
 import { checkCodeLength } from '../sessions/input-checks.js';
 import type { CellRun } from '../sessions/manager.js';
+import { installPackages } from './tools/install-packages.js';
 import type { ToolDeps } from './tools/shared.js';
 import { explainLegacyError, reportProgress, shapeExecution } from './execution-reply.js';
 import { fitToBudget, readable } from './execution-fit.js';
@@ -35,6 +37,9 @@ export async function runNotebook(
     codeCells(path, new TextDecoder().decode(data)),
   );
   for (const cell of cells) checkCodeLength(deps.config, cell.code); // refused before any cell runs
+  // `%pip install` lines of any cell: installed first, as execute_code does (a running cell cannot wait for the server).
+  const pip = [...new Set(cells.flatMap((cell) => pipInstallNames(cell.code)))];
+  if (pip.length > 0) await installPackages(deps, sessionId, pip);
   const progressToken = extra._meta?.progressToken;
   let ran = 0;
   const stop =

@@ -226,6 +226,28 @@ describe('modern runtime: sandbox errors, and .ipynb files run by run_file', () 
     );
   });
 
+  it("a notebook's cells speak IPython syntax, and its %pip lines are installed (or refused) before any cell runs", async () => {
+    const s = (await h.ok('create_session')).session_id;
+    await h.ok('write_file', {
+      session_id: s,
+      path: 'magic.ipynb',
+      content: notebook(['!echo hello > note.txt', 'lines = !cat note.txt\nlines'], false),
+    });
+    const ran = await h.ok('run_file', { session_id: s, path: 'magic.ipynb', timeout_seconds: MINUTES });
+    assert.equal(ran.success, true, JSON.stringify(ran.error));
+    assert.equal(ran.notebook.cells[1].result, "['hello']");
+    await h.ok('write_file', {
+      session_id: s,
+      path: 'pip.ipynb',
+      content: notebook(['marker = 1', '%pip install no-such-package-here'], false),
+    });
+    const refused = await h.call('run_file', { session_id: s, path: 'pip.ipynb' });
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /PACKAGE_UNAVAILABLE/);
+    const names = (await h.ok('list_variables', { session_id: s })).variables.map((v: any) => v.name);
+    assert.ok(!names.includes('marker'), 'no cell ran');
+  });
+
   it('a file that is not an nbformat 4 notebook is refused before anything runs', async () => {
     const s = (await h.ok('create_session')).session_id;
     for (const [content, why] of [

@@ -64,7 +64,7 @@ def _hint_for_one(error):
         return STDIN
     if type(error).__name__ in ("URLError", "gaierror") or any(_NETWORK_FILES.match(f) for f in files):
         return NETWORK
-    if "XMLHttpRequest" in message and any(f.startswith("/lib/") for f in files):
+    if "XMLHttpRequest" in message and any(f.startswith("/lib/") and not f.startswith(_OWN_FILES) for f in files):
         # pyodide.open_url: Node has no XMLHttpRequest (NameError, or ImportError on 0.17). Only when a library
         # asked: user code reading `js.XMLHttpRequest` itself learns just that the name does not exist.
         return NETWORK
@@ -81,6 +81,11 @@ def _hint_for_one(error):
         if found and _is_stand_in(found.group(1)):
             return STAND_IN % (found.group(1),)
     return None
+
+
+# The harness's own modules (workers/thread/python-modules.ts): their frames run every cell, so they say nothing of
+# which library raised.
+_OWN_FILES = "/lib/pyodide_mcp/"
 
 
 def _frame_files(error):
