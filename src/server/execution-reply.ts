@@ -35,18 +35,7 @@ export async function runCellAndReply(
   extra: CallExtra,
   { newSession = false }: { newSession?: boolean } = {},
 ): Promise<CallToolResult> {
-  const progressToken = extra._meta?.progressToken;
-  const stop =
-    progressToken === undefined
-      ? () => {}
-      : reportProgress((elapsed) =>
-          extra
-            .sendNotification({
-              method: 'notifications/progress',
-              params: { progressToken, progress: elapsed, total: timeoutMs / 1000, message: `running for ${elapsed} s` },
-            })
-            .catch(() => {}),
-        );
+  const stop = progressNotifier(extra, (elapsed) => ({ progress: elapsed, total: timeoutMs / 1000, message: `running for ${elapsed} s` }));
   try {
     const execution = await deps.sessions.execute(sessionId, source, timeoutMs, extra.signal);
     explainLegacyError(deps, execution, 'code' in source ? source.code : '');
@@ -59,6 +48,21 @@ export async function runCellAndReply(
   } finally {
     stop();
   }
+}
+
+/**
+ * Sends the client a progress notification every PROGRESS_EVERY_MS, as `describe` words it for the seconds elapsed,
+ * when the call asked for progress (a progressToken); returns the function that stops it.
+ */
+export function progressNotifier(
+  extra: CallExtra,
+  describe: (elapsedSeconds: number) => { progress: number; total: number; message: string },
+): () => void {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return () => {};
+  return reportProgress((elapsed) =>
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...describe(elapsed) } }).catch(() => {}),
+  );
 }
 
 /**

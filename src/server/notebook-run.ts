@@ -13,7 +13,7 @@ import { checkCodeLength } from '../sessions/input-checks.js';
 import type { CellRun } from '../sessions/manager.js';
 import { installPackages } from './tools/install-packages.js';
 import type { ToolDeps } from './tools/shared.js';
-import { explainLegacyError, reportProgress, shapeExecution } from './execution-reply.js';
+import { explainLegacyError, progressNotifier, shapeExecution } from './execution-reply.js';
 import { fitToBudget, readable } from './execution-fit.js';
 import { readImages, type Image } from './execution-figures.js';
 import type { ExecutionResult } from './execution-schema.js';
@@ -40,19 +40,12 @@ export async function runNotebook(
   // `%pip install` lines of any cell: installed first, as execute_code does (a running cell cannot wait for the server).
   const pip = [...new Set(cells.flatMap((cell) => pipInstallNames(cell.code)))];
   if (pip.length > 0) await installPackages(deps, sessionId, pip);
-  const progressToken = extra._meta?.progressToken;
   let ran = 0;
-  const stop =
-    progressToken === undefined
-      ? () => {}
-      : reportProgress((elapsed) =>
-          extra
-            .sendNotification({
-              method: 'notifications/progress',
-              params: { progressToken, progress: ran, total: cells.length, message: `cell ${ran + 1} of ${cells.length}, ${elapsed} s` },
-            })
-            .catch(() => {}),
-        );
+  const stop = progressNotifier(extra, (elapsed) => ({
+    progress: ran,
+    total: cells.length,
+    message: `cell ${ran + 1} of ${cells.length}, ${elapsed} s`,
+  }));
   const runs: { index: number; execution: CellRun; reply: ExecutionResult }[] = [];
   try {
     for (const cell of cells) {
