@@ -27,7 +27,7 @@ _SCALAR_TYPES = frozenset((int, float, complex, bool, str, bytes, type(None)))
 
 _NOTEBOOK_PACKAGE = "/lib/pyodide_mcp/pyodide_mcp_notebook/"
 # A line starting with %, ! or ?, a trailing ?, or `x = !cmd`: only cells with one of these load the notebook
-# package (workers/python/notebook_syntax.py, copied at boot by workers/thread/notebook-modules.ts).
+# package (workers/python/notebook_syntax.py, written at boot by workers/thread/python-modules.ts).
 _NOTEBOOK_SYNTAX = re.compile(r"^[ \t]*[%!?]|\?[ \t]*$|=[ \t]*[!%][^=]", re.M)
 
 

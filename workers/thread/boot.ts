@@ -14,7 +14,6 @@ import { lockdown, prepareSandbox } from './realm/lockdown.js';
 import { bindHarness, type Harness } from './harness-call.js';
 import { Workspace, type Errnos } from './workspace.js';
 import { loadHarness } from './python-modules.js';
-import { installNotebookModules } from './notebook-modules.js';
 
 // Captured when the module loads, before the lockdown removes the global `gc`. Session processes expose gc
 // (src/sessions/spawn.ts).
@@ -66,8 +65,6 @@ export async function boot(init: WorkerInit, { post, log, endBootLog, interruptS
   }
   const interruptible = runtime.setInterruptBuffer(losslessSignalView(interruptSignal));
   // Security: the harness is loaded before any user code exists, and the worker keeps its entry (python-modules.ts).
-  // Before the harness puts their directory on sys.path (so the import system never caches it without them).
-  installNotebookModules(runtime.FS, init.harnessPath);
   const harness = bindHarness(loadHarness(runtime, init.harnessPath));
   const errnos: Errnos = harness('configure', { figure_formats: init.figureFormats });
   // The preload itself comes later, in the background (the `preload` request, workers/thread/preloader.ts).

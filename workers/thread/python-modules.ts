@@ -17,6 +17,8 @@ import type { EmscriptenFS, PythonRuntime } from './runtime/types.js';
 const MODULES_DIR = '/lib/pyodide_mcp';
 /** The harness's package; the worker calls its `entry`. */
 const HARNESS_PACKAGE = 'pyodide_mcp_harness';
+/** The notebook-syntax package, imported by the harness for a cell that uses the syntax. */
+const NOTEBOOK_PACKAGE = 'pyodide_mcp_notebook';
 
 /** Each file of workers/python/ → where it is written under MODULES_DIR. Adding a module is one line here. */
 const PYTHON_MODULES: Readonly<Record<string, string>> = {
@@ -33,6 +35,18 @@ const PYTHON_MODULES: Readonly<Record<string, string>> = {
   'import_hooks.py': `${HARNESS_PACKAGE}/import_hooks.py`,
   'rich_output.py': `${HARNESS_PACKAGE}/rich_output.py`,
   'sandbox_hints.py': `${HARNESS_PACKAGE}/sandbox_hints.py`,
+  // IPython cell syntax (magics, `!` commands): imported only by a cell that may use it (cell.py).
+  'notebook_package.py': `${NOTEBOOK_PACKAGE}/__init__.py`,
+  'notebook_syntax.py': `${NOTEBOOK_PACKAGE}/notebook_syntax.py`,
+  'magics.py': `${NOTEBOOK_PACKAGE}/magics.py`,
+  'magic_info.py': `${NOTEBOOK_PACKAGE}/magic_info.py`,
+  'timing.py': `${NOTEBOOK_PACKAGE}/timing.py`,
+  'pip_magic.py': `${NOTEBOOK_PACKAGE}/pip_magic.py`,
+  'shell_commands.py': `${NOTEBOOK_PACKAGE}/shell_commands.py`,
+  'shell_args.py': `${NOTEBOOK_PACKAGE}/shell_args.py`,
+  'shell_builtins.py': `${NOTEBOOK_PACKAGE}/shell_builtins.py`,
+  'shell_file_ops.py': `${NOTEBOOK_PACKAGE}/shell_file_ops.py`,
+  'shell_archives.py': `${NOTEBOOK_PACKAGE}/shell_archives.py`,
   // matplotlib imports it by this name (MPLBACKEND=module://pyodide_mcp_backend, set by environment.py).
   'backend.py': 'pyodide_mcp_backend.py',
 };
