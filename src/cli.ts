@@ -6,7 +6,7 @@
  */
 import { httpLimits, parseConfig, type Config } from './server/config.js';
 import { helpText } from './server/flags.js';
-import { chooseDistribution, type Distribution } from './python/distribution.js';
+import { chooseDistribution, distributionLog, type Distribution } from './python/distribution.js';
 import { fetchWheelsCommand } from './python/wheels-cli.js';
 import { packageVersion } from './paths.js';
 import { exposureProblem } from './server/http-access.js';
@@ -46,7 +46,7 @@ async function main(): Promise<number | undefined> {
     log((error as Error).message);
     return 2;
   }
-  log(`distribution: ${distribution.kind} (${distribution.reason}); preload: ${config.preload.join(', ') || 'none'}`);
+  for (const line of distributionLog(distribution, config.preload)) log(line);
   // Security: a message longer than the largest legitimate input is refused (stdio: skipped and answered with an
   // error, rather than closing the transport, which would end every session; HTTP: 413).
   const maxLineBytes = maxMessageBytes({ maxCodeChars: config.maxCodeChars, maxFileBytes: config.fileLimits.maxFileBytes });

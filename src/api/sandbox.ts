@@ -5,7 +5,7 @@
  */
 import type { RuntimeKind } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
-import { chooseDistribution } from '../python/distribution.js';
+import { chooseDistribution, distributionLog } from '../python/distribution.js';
 import { packageVersion } from '../paths.js';
 import { sessionPath, sessionUri } from '../sessions/host-paths.js';
 import type { Config } from '../server/config.js';
@@ -75,7 +75,7 @@ export class Sandbox {
     private readonly log: (message: string) => void,
   ) {
     const distribution = chooseDistribution(config.runtime, config.preload, config.wheelDirs);
-    log(`distribution: ${distribution.kind} (${distribution.reason}); preload: ${config.preload.join(', ') || 'none'}`);
+    for (const line of distributionLog(distribution, config.preload)) log(line);
     this.manager = new SessionManager(config, distribution, log);
   }
 

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { RuntimeKind } from '../wire/contract.js';
 import { checkWheelDir, type WheelDir, type WheelDirCheck } from './wheel-check.js';
 import { UsageError } from '../errors.js';
+import { readEmSnippets, type EmSnippets } from './em-snippets.js';
 
 const require = createRequire(import.meta.url);
 
@@ -37,8 +38,24 @@ export interface Distribution {
   wheelsDir: string | null;
   /** Wheels in `wheelsDir` verified against the lock: the only ones sessions may load. */
   wheelFiles: string[];
+  /** Modern runtime: the JavaScript snippets of those wheels' libraries, compiled into every session's loader. */
+  emSnippets: EmSnippets;
   /** Human-readable reason this distribution was picked. */
   reason: string;
+}
+
+const NO_SNIPPETS: EmSnippets = { sources: [], problems: [] };
+
+/** What the server logs at start about the distribution it picked. */
+export function distributionLog(distribution: Distribution, preload: string[]): string[] {
+  const { sources, problems } = distribution.emSnippets;
+  return [
+    `distribution: ${distribution.kind} (${distribution.reason}); preload: ${preload.join(', ') || 'none'}`,
+    ...(sources.length > 0
+      ? [`compiled libraries carry ${sources.length} JavaScript snippet(s), compiled into every session's loader`]
+      : []),
+    ...problems.map((problem) => `JavaScript snippets not read (that library will not load): ${problem}`),
+  ];
 }
 
 export function modernDistDir(): string {
@@ -162,6 +179,7 @@ export function chooseDistribution(
     lockFile,
     wheelsDir: chosen && chosen.verified.size > 0 ? chosen.dir.path : null,
     wheelFiles: chosen ? [...chosen.verified].sort() : [],
+    emSnippets: chosen && chosen.verified.size > 0 ? readEmSnippets(chosen.dir.path, [...chosen.verified].sort()) : NO_SNIPPETS,
     reason,
   });
   const shipped = legacyPackages();
@@ -172,6 +190,7 @@ export function chooseDistribution(
     lockFile: null,
     wheelsDir: null,
     wheelFiles: [],
+    emSnippets: NO_SNIPPETS,
     reason,
   });
   const modernReady = preload.length === 0 || chosen !== undefined;

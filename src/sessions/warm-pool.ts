@@ -216,6 +216,7 @@ export class WarmPool {
         distDir: this.distribution.distDir,
         wheelsDir: this.distribution.wheelsDir,
         wheelFiles: this.distribution.wheelFiles,
+        emSnippets: this.distribution.emSnippets.sources,
         lockFile: this.distribution.lockFile,
         preload: config.preload,
         harnessPath: HARNESS_PATH,

@@ -355,6 +355,15 @@ export const workerInitSchema = z.object({
   wheelsDir: z.string().nullable(),
   /** Wheels in wheelsDir that the server verified against the lock: the only ones the session may load. */
   wheelFiles: z.array(z.string()),
+  /**
+   * Modern runtime: the source texts of the verified wheels' EM_JS / EM_ASM snippets (src/python/em-snippets.ts),
+   * compiled into the worker's loader before the lockdown; bounded as the host bounds them.
+   */
+  emSnippets: z
+    .array(z.string().max(64 * 1024))
+    .max(4096)
+    .refine((texts) => texts.reduce((sum, text) => sum + text.length, 0) <= 4 * 1024 * 1024, 'snippets beyond 4 MiB in all')
+    .default([]),
   /** Modern runtime: the pyodide-lock.json packages are loaded by (the pinned one, or --lock-file); null for legacy. */
   lockFile: z.string().nullable(),
   /** Packages imported in the background after the worker reports ready, when the server sends `preload`. */

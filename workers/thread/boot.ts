@@ -43,6 +43,7 @@ export async function boot(init: WorkerInit, { post, log, endBootLog, interruptS
     distDir: init.distDir,
     wheelsDir: init.wheelsDir,
     wheelFiles: init.wheelFiles,
+    emSnippets: init.emSnippets,
     log,
     snapshot: init.snapshot,
     makeSnapshot: init.makeSnapshot,

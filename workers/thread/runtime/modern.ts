@@ -4,11 +4,14 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { loaderWithSnippets } from './em-snippet-loader.js';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
 
 export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
   const { loadPyodide } = await import('pyodide');
   const lockFileURL = options.lockFile ?? join(options.distDir, 'pyodide-lock.json');
+  // Libraries with EM_JS / EM_ASM need their snippets compiled into the loader: sessions have no eval.
+  const createPyodideModule = await loaderWithSnippets(options.distDir, options.emSnippets ?? []);
   const pyodide = await loadPyodide({
     indexURL: options.distDir + '/',
     lockFileURL,
@@ -19,6 +22,7 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     stderr: (line: string) => options.log(`[python stderr] ${line}`),
     env: { HOME: '/home/pyodide', MPLBACKEND: 'Agg' },
     checkAPIVersion: true,
+    ...(createPyodideModule ? { createPyodideModule } : {}),
     ...(options.snapshot ? { _loadSnapshot: options.snapshot } : {}),
     ...(options.makeSnapshot ? { _makeSnapshot: true } : {}),
   });

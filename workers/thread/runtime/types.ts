@@ -14,6 +14,8 @@ export interface BootOptions {
   wheelsDir: string | null;
   /** Modern runtime: wheels in `wheelsDir` verified by the host; default every file there (benchmarks, probes). */
   wheelFiles?: string[];
+  /** Modern runtime: source texts of the verified libraries' EM_JS / EM_ASM snippets (em-snippet-loader.ts). */
+  emSnippets?: string[];
   /** Log sink; goes to the host's stderr. Never stdout. */
   log: (message: string) => void;
   /** Modern runtime: boot from this memory snapshot instead of from scratch. */
