@@ -11,8 +11,8 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { unzipSync } from 'fflate';
 import { sideModuleSnippets } from './wasm-side-module.js';
+import { zipEntries } from './zip-entries.js';
 
 /** Bounds on what the host hands every worker: far above any real package's snippets, far below a memory problem. */
 export const MAX_SNIPPET_BYTES = 64 * 1024;
@@ -78,7 +78,7 @@ export function readEmSnippets(dir: string, files: string[]): EmSnippets {
     }
     let libraries: Record<string, Uint8Array>;
     try {
-      libraries = unzipSync(archive, { filter: (entry) => isLibrary(entry.name) });
+      libraries = zipEntries(archive, isLibrary);
     } catch (error) {
       problems.push(`${file}: not a readable zip (${(error as Error).message})`);
       continue;
