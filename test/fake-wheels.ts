@@ -47,8 +47,12 @@ export function buildWheel(pkg: FakePackage): { fileName: string; bytes: Uint8Ar
  * them, each with its sha256. Returns the lock.
  */
 export function writeMirror(mirrorDir: string, lockPath: string, packages: FakePackage[]): Lockfile {
+  return writeLock(lockPath, writeFakeWheels(mirrorDir, packages));
+}
+
+/** Writes the wheels of `packages` into `mirrorDir`; returns their lock entries (with sha256), by name. */
+export function writeFakeWheels(mirrorDir: string, packages: FakePackage[]): Record<string, LockPackage> {
   mkdirSync(mirrorDir, { recursive: true });
-  const pinned = readModernLock();
   const added: Record<string, LockPackage & Record<string, unknown>> = {};
   for (const pkg of packages) {
     const { fileName, bytes } = buildWheel(pkg);
@@ -66,6 +70,12 @@ export function writeMirror(mirrorDir: string, lockPath: string, packages: FakeP
       tool: {},
     };
   }
+  return added;
+}
+
+/** Writes to `lockPath` the pinned pyodide-lock.json plus the `added` entries; returns that lock. */
+export function writeLock(lockPath: string, added: Record<string, LockPackage>): Lockfile {
+  const pinned = readModernLock();
   const lock: Lockfile = { info: pinned.info, packages: { ...pinned.packages, ...added } };
   writeFileSync(lockPath, JSON.stringify(lock));
   return lock;
