@@ -11,8 +11,8 @@
  *
  * Needs `emcc` (or $EMCC) and the `wasm-ld` of its LLVM (`em-config LLVM_ROOT`, or $WASM_LD). Built here with
  * Debian's emscripten 3.1.6 and LLVM/lld 14 (apt-get install emscripten lld); with the same toolchain the output is
- * byte for byte the same. With a current Emscripten (emsdk) it works unchanged, with two differences: its LLVM
- * exports `__wasm_apply_data_relocs` itself, so the rewrite below finds nothing to do, and the bytes differ.
+ * byte for byte the same. With a current Emscripten (emsdk) it works unchanged; the bytes differ, and its LLVM
+ * exports `__wasm_apply_data_relocs` where LLVM 14 runs it in a start function (checkRelocationsRunAfterGot).
  *
  * Each module is compiled by `emcc -c` (Emscripten's headers, target and PIC code) and linked by `wasm-ld` with the
  * flags `emcc -sSIDE_MODULE=1` passes to it, without emcc's post-link steps: Emscripten 3.1.6's
@@ -84,7 +84,7 @@ const PACKAGES: FixturePackage[] = [
     imports: ['mcpfptr'],
     files: { [`mcpfptr${EXTENSION_SUFFIX}`]: { so: 'mcpfptr.c' } },
     purpose:
-      "an extension calling the main module's functions through a static table of their addresses: twice(n), triple(n), table_name()",
+      "an extension calling functions through a static table of their addresses (CPython's and one it exports itself): twice(n), triple(n), table_name()",
   },
   {
     name: 'mcpemjs',
@@ -142,7 +142,7 @@ function main(): void {
 
 /**
  * Compiles one C file into a side module (`lib<name>.so` in `build`, which `links` name for others to link against)
- * and returns its bytes, with the data relocations moved out of the start function.
+ * and returns its bytes.
  */
 function compileSideModule(emcc: string, wasmLd: string, build: string, source: string, links: string[]): Uint8Array {
   const stem = source.replace(/\.c$/, '');
@@ -172,126 +172,38 @@ function compileSideModule(emcc: string, wasmLd: string, build: string, source: 
     ],
     { stdio: 'inherit', cwd: build },
   );
-  const bytes = exportDataRelocs(readFileSync(output));
-  writeFileSync(output, bytes);
+  const bytes = readFileSync(output);
+  checkRelocationsRunAfterGot(bytes, source);
   return bytes;
 }
 
 /**
- * LLVM 14's wasm-ld applies a shared library's data relocations in the module's start function, which runs during
- * instantiation, before Emscripten 5.0.3's loader has filled the `GOT.func` imports (it creates them with -1 and sets
- * them after instantiation). Static data that holds the address of a function of another module (mcpfptr's table of
- * CPython API functions) then holds -1, and calling through it dies with "table index is out of bounds". Current
- * LLVM (since 15) exports that function as `__wasm_apply_data_relocs` instead, and the loader calls it once the GOT
- * is filled, before the constructors. There is no wasm-ld 14 flag for it (`--export=__wasm_apply_data_relocs`:
- * "symbol not found"), and a wasm2wat/wat2wasm round trip would drop the dylink.0 custom section, so this rewrites
- * the binary: the start section goes, and its function is exported under that name. Nothing in the module runs
- * before the loader calls it (exports are read as values, EM_JS strings through exported addresses), and the global
- * relocations the start function may also apply depend only on __memory_base and __table_base, known before
- * instantiation. A module that already exports `__wasm_apply_data_relocs`, or has no start function, is returned as
- * it is.
+ * When the data relocations run. A side module's static data that holds a function's address (mcpfptr's table,
+ * mcpnative's pointer to mcpmath_dot) is written by relocation code that reads the module's `GOT.func` imports.
+ * Emscripten 5.0.3's loader creates those with -1 and fills them only after instantiation for functions the module
+ * itself exports (the main module's and already loaded libraries' are in the GOT before). LLVM 14's wasm-ld puts that
+ * code, `__wasm_apply_data_relocs`, in the start function, which runs during instantiation and so stores -1 for such
+ * a function; calling through it would die with "table index is out of bounds". But the same wasm-ld also calls
+ * `__wasm_apply_data_relocs` first thing in `__wasm_call_ctors`, which the loader calls after filling the GOT, so
+ * the relocations are applied again, right, before anything in the module runs (measured: mcpfptr's
+ * `mcpfptr_own_function` holds -1 after instantiation and the function's table index once loaded). Newer LLVM
+ * exports `__wasm_apply_data_relocs` instead of running it at start, and the loader calls it at that same point.
+ * So the module is correct as either links it if one of the two is exported; this checks that, rather than
+ * rewriting the binary (no wasm-ld 14 flag would export `__wasm_apply_data_relocs`: "symbol not found").
  */
-function exportDataRelocs(wasm: Uint8Array): Uint8Array {
-  const sections = readSections(wasm);
-  const start = sections.find((s) => s.id === SECTION_START);
-  const exportIndex = sections.findIndex((s) => s.id === SECTION_EXPORT);
-  const exports = exportIndex >= 0 ? readExports(sections[exportIndex]!.body) : [];
-  if (!start || exports.some((e) => e.name === APPLY_DATA_RELOCS)) return wasm;
-  const startFunction = readUleb(start.body, 0).value;
-  const exportBody = writeExports([...exports, { name: APPLY_DATA_RELOCS, kind: 0, index: startFunction }]);
-  const rewritten: Section[] = [];
-  for (const section of sections) {
-    if (section.id === SECTION_EXPORT) continue;
-    // The export section comes just before where the start section was (section order: …, export 7, start 8, …).
-    if (section === start) rewritten.push({ id: SECTION_EXPORT, body: exportBody });
-    else rewritten.push(section);
+interface WasmApi {
+  Module: { new (bytes: Uint8Array): object; exports(module: object): { name: string }[] };
+}
+
+function checkRelocationsRunAfterGot(bytes: Uint8Array, source: string): void {
+  // The compiler's lib has no WebAssembly types (no DOM lib); Node has the API.
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  const exported = wasm.Module.exports(new wasm.Module(bytes)).map((e) => e.name);
+  if (!exported.includes('__wasm_apply_data_relocs') && !exported.includes('__wasm_call_ctors')) {
+    throw new Error(
+      `${source}: neither __wasm_apply_data_relocs nor __wasm_call_ctors is exported; its data relocations would run before the GOT is filled`,
+    );
   }
-  return concat([wasm.subarray(0, 8), ...rewritten.flatMap((s) => [Uint8Array.of(s.id), uleb(s.body.byteLength), s.body])]);
-}
-
-const SECTION_EXPORT = 7;
-const SECTION_START = 8;
-const APPLY_DATA_RELOCS = '__wasm_apply_data_relocs';
-
-interface Section {
-  id: number;
-  body: Uint8Array;
-}
-interface Export {
-  name: string;
-  kind: number;
-  index: number;
-}
-
-function readSections(wasm: Uint8Array): Section[] {
-  const magic = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
-  if (!magic.every((byte, i) => wasm[i] === byte)) throw new Error('not a WebAssembly 1.0 module');
-  const sections: Section[] = [];
-  let offset = 8;
-  while (offset < wasm.byteLength) {
-    const id = wasm[offset]!;
-    const size = readUleb(wasm, offset + 1);
-    sections.push({ id, body: wasm.subarray(size.next, size.next + size.value) });
-    offset = size.next + size.value;
-  }
-  return sections;
-}
-
-function readExports(body: Uint8Array): Export[] {
-  const count = readUleb(body, 0);
-  const exports: Export[] = [];
-  let offset = count.next;
-  for (let i = 0; i < count.value; i++) {
-    const length = readUleb(body, offset);
-    const name = new TextDecoder().decode(body.subarray(length.next, length.next + length.value));
-    const kind = body[length.next + length.value]!;
-    const index = readUleb(body, length.next + length.value + 1);
-    exports.push({ name, kind, index: index.value });
-    offset = index.next;
-  }
-  return exports;
-}
-
-function writeExports(exports: Export[]): Uint8Array {
-  return concat([
-    uleb(exports.length),
-    ...exports.flatMap((e) => {
-      const name = new TextEncoder().encode(e.name);
-      return [uleb(name.byteLength), name, Uint8Array.of(e.kind), uleb(e.index)];
-    }),
-  ]);
-}
-
-function readUleb(bytes: Uint8Array, offset: number): { value: number; next: number } {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const byte = bytes[offset++]!;
-    value += (byte & 0x7f) * 2 ** shift;
-    if ((byte & 0x80) === 0) return { value, next: offset };
-    shift += 7;
-  }
-}
-
-function uleb(value: number): Uint8Array {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value = Math.floor(value / 128);
-    if (value !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (value !== 0);
-  return Uint8Array.from(out);
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
 }
 
 /** A shared_library package: a .zip whose .so files Pyodide unpacks into /usr/lib and loads globally. */
