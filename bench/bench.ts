@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { BenchContext, Section } from './section.js';
 import { section as baseline } from './sections/baseline.js';
 import { section as coldCreate } from './sections/cold-create.js';
+import { section as compiledLoad } from './sections/compiled-load.js';
 import { section as fairness } from './sections/fairness.js';
 import { section as firstCall } from './sections/first-call.js';
 import { section as history } from './sections/history.js';
@@ -42,6 +43,7 @@ const SECTIONS: readonly Section[] = [
   scale,
   jupyter,
   pureSnapshot,
+  compiledLoad,
   fairness,
   history,
 ];
