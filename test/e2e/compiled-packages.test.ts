@@ -99,7 +99,7 @@ for (const isolation of ['process', 'thread'] as const) {
 
   describe(`compiled packages, --isolation ${isolation}, the compiled package preloaded, --state-dir`, () => {
     const stateDir = mkdtempSync(join(root, `state-${isolation}-`));
-    const flags = [...LOCK_FLAGS, '--isolation', isolation, '--preload', 'mcpnative', '--state-dir', stateDir, '--warm-sessions', '1'];
+    const flags = [...LOCK_FLAGS, '--isolation', isolation, '--preload', 'mcpnative', '--state-dir', stateDir, '--warm-sessions', '0'];
     let server: Harness;
     before(async () => {
       server = await startServer(flags);
