@@ -4,7 +4,7 @@
  * 5.0.3's dynamic linker inside the locked-down session worker. Two servers per isolation:
  * - a pure-Python preload set (inventedalpha) and no warm sessions: the first session makes the memory snapshot and
  *   every later one boots from it; compiled packages are loaded after that, by import and by install_packages, in
- *   one session and in two at once;
+ *   one session and in two at once, and an extension carrying EM_JS / EM_ASM (docs/runtimes.md);
  * - the compiled package as the preload set (no snapshot), with --state-dir: create_session reports it, and a session
  *   that imported a compiled package is restored after a restart.
  */
@@ -87,13 +87,13 @@ for (const isolation of ['process', 'thread'] as const) {
       await Promise.all([a, b].map((s) => server.ok('close_session', { session_id: s.session_id })));
     });
 
-    it('loads an extension with an EM_JS function and an EM_ASM snippet', { todo: 'issue 26 item 3' }, async () => {
+    it('loads an extension with an EM_JS function and an EM_ASM snippet (compiled on the host side, no eval)', async () => {
       const { session_id } = await server.ok('create_session');
-      try {
-        assert.equal(await run(server, session_id, 'import mcpemjs\nmcpemjs.values(7)'), '(49, 1007)');
-      } finally {
-        await server.call('close_session', { session_id });
-      }
+      // values(n) == (n * n from the EM_JS function, n + 1000 from the EM_ASM snippet).
+      assert.equal(await run(server, session_id, 'import mcpemjs\n(mcpemjs.values(7), mcpemjs.values(-3))'), '((49, 1007), (9, 997))');
+      // The session goes on loading other compiled packages.
+      assert.equal(await run(server, session_id, NATIVE_CODE), NATIVE_RESULT);
+      await server.ok('close_session', { session_id });
     });
   });
 
