@@ -11,13 +11,14 @@
  *
  * Needs `emcc` (or $EMCC) and the `wasm-ld` of its LLVM (`em-config LLVM_ROOT`, or $WASM_LD). Built here with
  * Debian's emscripten 3.1.6 and LLVM/lld 14 (apt-get install emscripten lld); with the same toolchain the output is
- * byte for byte the same. With a current Emscripten (emsdk) it works unchanged; the bytes differ, and its LLVM
- * exports `__wasm_apply_data_relocs` where LLVM 14 runs it in a start function (checkRelocationsRunAfterGot).
+ * byte for byte the same. A current Emscripten (emsdk) should need no change (not tried here: none is installed on
+ * the machines this was built on): `emcc -c` and these wasm-ld flags are unchanged there; the bytes differ, and its
+ * LLVM exports `__wasm_apply_data_relocs` where LLVM 14 runs it in a start function (checkRelocationsRunAfterGot).
  *
  * Each module is compiled by `emcc -c` (Emscripten's headers, target and PIC code) and linked by `wasm-ld` with the
  * flags `emcc -sSIDE_MODULE=1` passes to it, without emcc's post-link steps: Emscripten 3.1.6's
  * wasm-emscripten-finalize refuses EM_ASM in a side module and drops the `__em_js__` exports, although the 5.0.3
- * loader handles both; and a plain `wasm-ld` link is the same with any Emscripten.
+ * loader handles both; and a plain `wasm-ld` link does not depend on what emcc's post-link steps do in a version.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
