@@ -16,6 +16,7 @@ export type InterruptReason = 'timeout' | 'cancelled';
 type UserCodeOp = 'execute' | 'run_file' | 'call_function' | 'list_variables' | 'inspect_variable' | 'remove_variables' | 'reset';
 /** Ops the session answers in the background, between other requests (PreloadScheduler): background(). */
 export type BackgroundOp = 'preload' | 'prime';
+export const BACKGROUND_OPS: ReadonlySet<Op> = new Set<BackgroundOp>(['preload', 'prime']);
 /** Ops that run no user code: request(), under the fixed deadline of --op-timeout (package ops: PACKAGE_OP_FACTOR times). */
 export type HostOp = Exclude<Op, UserCodeOp | BackgroundOp>;
 

@@ -21,6 +21,8 @@ interface Entry {
   urgent: boolean;
   /** Not started before this time (ms since epoch); see HELD_GRACE_MS. */
   notBefore: number;
+  /** A call waits for it (whenDone): it starts at once, whatever else runs. */
+  awaited: boolean;
   readonly done: Promise<Record<string, string>>;
   resolve: (versions: Record<string, string>) => void;
   reject: (error: Error) => void;
@@ -48,6 +50,8 @@ export class PreloadScheduler {
    * @param log the server's log
    * @param preloadSet whether there is anything to preload (else each session goes straight to its priming)
    * @param primeCells cells each session's priming runs (0: none)
+   * @param mayStart whether background work may start now (src/sessions/background-gate.ts: no call an agent waits on
+   *   runs); a preload a call waits for starts anyway. Call pump() when it turns true.
    */
   constructor(
     private readonly slots: number,
@@ -55,6 +59,7 @@ export class PreloadScheduler {
     private readonly log: (message: string) => void,
     private readonly preloadSet = true,
     private readonly primeCells = 0,
+    private readonly mayStart: () => boolean = () => true,
   ) {}
 
   /** Queues a ready session's preload (`urgent`: an agent holds it, so it goes first). Idempotent. */
@@ -72,6 +77,7 @@ export class PreloadScheduler {
       state: 'waiting',
       urgent,
       notBefore: urgent ? this.graceEnd() : 0,
+      awaited: false,
       done,
       resolve,
       reject,
@@ -120,8 +126,9 @@ export class PreloadScheduler {
   whenDone(channel: SessionChannel): Promise<Record<string, string>> {
     const entry = this.entries.get(channel);
     if (!entry) return Promise.reject(new Error('this session has no preload scheduled'));
-    // Someone waits for it: no grace.
+    // Someone waits for it: no grace, no waiting for a slot or for calls elsewhere to end.
     entry.notBefore = 0;
+    entry.awaited = true;
     this.pump();
     return entry.done;
   }
@@ -134,6 +141,9 @@ export class PreloadScheduler {
 
   /** Starts what may start now; call whenever a boot ends. */
   pump(): void {
+    // A preload a call waits for starts at once (it is that call's work, not background work).
+    for (let index; !this.closed && (index = this.queue.findIndex((entry) => entry.awaited)) >= 0; ) this.startPreload(index);
+    if (!this.mayStart()) return;
     // A held session's preload starts even while others boot: an agent may be waiting on it (SessionManager.execute).
     const eligible = (entry: Entry) => Date.now() >= entry.notBefore && (entry.urgent || this.booting() === 0);
     while (!this.closed && this.running < this.slots) {
@@ -144,31 +154,35 @@ export class PreloadScheduler {
         this.startPrime(this.primes.shift()!);
         continue;
       }
-      const [entry] = this.queue.splice(index, 1) as [Entry];
-      entry.state = 'running';
-      this.running++;
-      const started = performance.now();
-      void entry.channel
-        .background({ type: 'preload' })
-        .then(
-          (versions) => {
-            entry.state = 'done';
-            this.log(`preload imported in ${Math.round(performance.now() - started)} ms`);
-            entry.resolve(versions);
-            this.queuePrime(entry);
-          },
-          (error: Error) => {
-            entry.state = 'failed';
-            // The session stays usable: what is missing is imported on first use, like any offline package.
-            if (!entry.channel.endReason) this.log(`preload failed (imported on first use instead): ${error.message}`);
-            entry.reject(error);
-          },
-        )
-        .finally(() => {
-          this.running--;
-          this.pump();
-        });
+      this.startPreload(index);
     }
+  }
+
+  private startPreload(index: number): void {
+    const [entry] = this.queue.splice(index, 1) as [Entry];
+    entry.state = 'running';
+    this.running++;
+    const started = performance.now();
+    void entry.channel
+      .background({ type: 'preload' })
+      .then(
+        (versions) => {
+          entry.state = 'done';
+          this.log(`preload imported in ${Math.round(performance.now() - started)} ms`);
+          entry.resolve(versions);
+          this.queuePrime(entry);
+        },
+        (error: Error) => {
+          entry.state = 'failed';
+          // The session stays usable: what is missing is imported on first use, like any offline package.
+          if (!entry.channel.endReason) this.log(`preload failed (imported on first use instead): ${error.message}`);
+          entry.reject(error);
+        },
+      )
+      .finally(() => {
+        this.running--;
+        this.pump();
+      });
   }
 
   private startPrime(entry: Entry): void {

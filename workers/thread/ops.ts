@@ -19,6 +19,23 @@ import type { WorkerCrash } from './worker-errors.js';
 const collectGarbage = (globalThis as { gc?: () => void }).gc;
 const realSetImmediate = globalThis.setImmediate;
 const yieldNow = () => new Promise<void>((resolve) => realSetImmediate(resolve));
+// (ES2024's Atomics.waitAsync: in every supported Node, not in the ES2023 lib this project compiles against.)
+type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false } | { async: true; value: Promise<unknown> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+const atomicLoad = Atomics.load;
+
+/**
+ * Between two background steps: one turn of the event loop (a request that arrived during the step is queued before
+ * the next), then, while the server holds background work (`hold`: a call an agent waits on runs, in this session or
+ * another; src/sessions/background-gate.ts), until it lets go.
+ */
+async function betweenSteps(hold: Int32Array): Promise<void> {
+  await yieldNow();
+  while (atomicLoad(hold, 0) === 1) {
+    const wait = waitAsync(hold, 0, 1);
+    if (wait.async) await wait.value;
+  }
+}
 
 /** A handler's answer: the reply's value, and the buffers moved (not copied) with it. */
 export interface Reply<K extends WorkerOp> {
@@ -36,6 +53,8 @@ export interface OpContext {
   cells: CellRunner;
   /** The host's interrupt signal. */
   interruptSignal: Int32Array;
+  /** 1 while the server holds background steps (the supervisor's `hold`), else 0. */
+  holdSignal: Int32Array;
   /** Packages the `preload` request imports (workerData's `preload`). */
   preloadSet: string[];
   /** The worker's queue: one thing at a time (dispatch.ts). */
@@ -116,7 +135,7 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
       return { value: listing };
     },
     preload: async () => {
-      const versions = await preload(ctx.preloadSet, preloadSteps, work, yieldNow);
+      const versions = await preload(ctx.preloadSet, preloadSteps, work, () => betweenSteps(ctx.holdSignal));
       // The packages' transit copies (each file read whole before it is unpacked) go now, while idle.
       if (ctx.preloadSet.length > 0) collectGarbage?.();
       return { value: versions };
@@ -126,7 +145,7 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
         runCell: () => cells.run(PRIME_CELL, PRIME_LIMITS, { filename: PRIME_FILENAME, scratch: true }),
         stop: () => ctx.agentRequests() > 0 || ctx.ended() !== null,
         work,
-        yieldNow,
+        betweenSteps: () => betweenSteps(ctx.holdSignal),
       });
       return { value: { cells: ran } };
     },

@@ -45,24 +45,24 @@ export interface PreloadSteps {
 }
 
 /**
- * Loads, then imports, each of `names`, one step at a time through `work`; between steps, the event loop turns once
- * (`yieldNow`, the real setImmediate captured before the lockdown) so that a request that arrived during a step is
- * queued before the next one. Resolves to {module: version}; rejects at the first step that fails (the rest are then
- * imported on first use, like any offline package).
+ * Loads, then imports, each of `names`, one step at a time through `work`; between steps, `betweenSteps` (ops.ts)
+ * turns the event loop once, so that a request that arrived during a step is queued before the next one, and waits
+ * while the server holds background work (a call an agent waits on runs). Resolves to {module: version}; rejects at
+ * the first step that fails (the rest are then imported on first use, like any offline package).
  */
 export async function preload(
   names: string[],
   steps: PreloadSteps,
   work: SerialWork,
-  yieldNow: () => Promise<void>,
+  betweenSteps: () => Promise<void>,
 ): Promise<Record<string, string>> {
   const versions: Record<string, string> = {};
   for (const name of names) {
-    await yieldNow();
+    await betweenSteps();
     await work.run(() => steps.load(name));
   }
   for (const name of names) {
-    await yieldNow();
+    await betweenSteps();
     Object.assign(versions, await work.run(() => steps.importModule(name)));
   }
   return versions;
