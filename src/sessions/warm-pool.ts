@@ -156,7 +156,6 @@ export class WarmPool {
 
   /** Runs a call an agent waits on: the pool's background work is held meanwhile (BackgroundGate). */
   foreground<T>(work: () => Promise<T>): Promise<T> {
-    if (process.env.PYODIDE_MCP_FG_EXPERIMENT === 'off') return work();
     return this.gate.foreground(work);
   }
 
@@ -185,7 +184,7 @@ export class WarmPool {
 
   private holdOne(channel: SessionChannel): void {
     if (this.waitedOn.has(channel)) return;
-    channel.holdBackground(process.env.PYODIDE_MCP_FG_EXPERIMENT !== 'hold' && channel.backgroundRunning);
+    channel.holdBackground(channel.backgroundRunning);
   }
 
   /** The gate opened: background work goes on, and what waited for it starts. */
