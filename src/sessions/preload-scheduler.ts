@@ -142,7 +142,7 @@ export class PreloadScheduler {
   /** Starts what may start now; call whenever a boot ends. */
   pump(): void {
     // A preload a call waits for starts at once (it is that call's work, not background work).
-    for (let index; !this.closed && (index = this.queue.findIndex((entry) => entry.awaited)) >= 0; ) this.startPreload(index);
+    for (let index; !this.closed && (index = this.queue.findIndex((entry) => entry.awaited)) >= 0;) this.startPreload(index);
     if (!this.mayStart()) return;
     // A held session's preload starts even while others boot: an agent may be waiting on it (SessionManager.execute).
     const eligible = (entry: Entry) => Date.now() >= entry.notBefore && (entry.urgent || this.booting() === 0);

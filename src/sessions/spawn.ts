@@ -146,12 +146,15 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
     interrupt: () => send({ control: 'interrupt' }),
     hold: (on) => send({ control: 'hold', hold: on }),
     // Windows has no SIGSTOP.
-    stopper: process.platform === 'win32' ? null : {
-      // A stopped process cannot read its pipes: the channel never stops one that owes a call an answer, and resumes
-      // it before it sends one (src/sessions/channel.ts). Errors (the process is gone) are the exit handler's to report.
-      stop: () => signal('SIGSTOP'),
-      resume: () => signal('SIGCONT'),
-    },
+    stopper:
+      process.platform === 'win32'
+        ? null
+        : {
+            // A stopped process cannot read its pipes: the channel never stops one that owes a call an answer, and resumes
+            // it before it sends one (src/sessions/channel.ts). Errors (the process is gone) are the exit handler's to report.
+            stop: () => signal('SIGSTOP'),
+            resume: () => signal('SIGCONT'),
+          },
     onMessage: (listener) => messageListeners.push(listener),
     onExit: (listener) => exitListeners.push(listener),
     terminate: async () => {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BackgroundGate } from '../../src/sessions/background-gate.js';
+import { untilReleased } from '../../workers/thread/preloader.js';
 
 /** Resolves at the gate's next change, with the new state. */
 const nextChange = (gate: BackgroundGate) => new Promise<boolean>((resolve) => gate.onChange(resolve));
@@ -83,5 +84,22 @@ describe('background gate', () => {
     call.finish();
     await call.done;
     assert.equal(await gate.foreground(async () => gate.open), true);
+  });
+});
+
+describe("the worker's hold signal (untilReleased, before each background step)", () => {
+  it('passes at once when released, and waits while held until the holder lets go', async () => {
+    const hold = new Int32Array(new SharedArrayBuffer(4));
+    await untilReleased(hold);
+    Atomics.store(hold, 0, 1);
+    let passed = false;
+    const waiting = untilReleased(hold).then(() => (passed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(passed, false);
+    // What Supervisor.hold(false) does.
+    Atomics.store(hold, 0, 0);
+    Atomics.notify(hold, 0);
+    await waiting;
+    assert.equal(passed, true);
   });
 });

@@ -9,7 +9,7 @@ import type { PythonRuntime } from './runtime/types.js';
 import { cellScope } from './realm/cell-scope.js';
 import type { CellRunner } from './cell.js';
 import type { Harness } from './harness-call.js';
-import { preload, type PreloadSteps, type SerialWork } from './preloader.js';
+import { preload, untilReleased, type PreloadSteps, type SerialWork } from './preloader.js';
 import { PRIME_CELL, PRIME_FILENAME, PRIME_LIMITS, prime } from './prime.js';
 import type { Workspace } from './workspace.js';
 import type { WorkerCrash } from './worker-errors.js';
@@ -19,22 +19,15 @@ import type { WorkerCrash } from './worker-errors.js';
 const collectGarbage = (globalThis as { gc?: () => void }).gc;
 const realSetImmediate = globalThis.setImmediate;
 const yieldNow = () => new Promise<void>((resolve) => realSetImmediate(resolve));
-// (ES2024's Atomics.waitAsync: in every supported Node, not in the ES2023 lib this project compiles against.)
-type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false } | { async: true; value: Promise<unknown> };
-const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
-const atomicLoad = Atomics.load;
 
 /**
  * Between two background steps: one turn of the event loop (a request that arrived during the step is queued before
- * the next), then, while the server holds background work (`hold`: a call an agent waits on runs, in this session or
+ * the next), then, while the server holds background work (a call an agent waits on runs, in this session or
  * another; src/sessions/background-gate.ts), until it lets go.
  */
 async function betweenSteps(hold: Int32Array): Promise<void> {
   await yieldNow();
-  while (atomicLoad(hold, 0) === 1) {
-    const wait = waitAsync(hold, 0, 1);
-    if (wait.async) await wait.value;
-  }
+  await untilReleased(hold);
 }
 
 /** A handler's answer: the reply's value, and the buffers moved (not copied) with it. */

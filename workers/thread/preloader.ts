@@ -11,6 +11,23 @@
  * imports a preloaded package before its step came loads it itself (session.worker.ts, loadImportedPackages).
  */
 
+// Captured when the module loads, before the lockdown empties the realm. (Atomics.waitAsync is ES2024: in every
+// supported Node, not in the ES2023 lib this project compiles against.)
+type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false } | { async: true; value: Promise<unknown> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+const atomicLoad = Atomics.load;
+
+/**
+ * Resolves once `hold` (the worker's hold signal, set by its supervisor: Supervisor.hold) is 0: at once when it is,
+ * else when the supervisor lets go. Background steps call it before each step, so that a held session starts none.
+ */
+export async function untilReleased(hold: Int32Array): Promise<void> {
+  while (atomicLoad(hold, 0) === 1) {
+    const wait = waitAsync(hold, 0, 1);
+    if (wait.async) await wait.value;
+  }
+}
+
 /** Runs tasks one after another, in arrival order; a failure does not stop the queue. */
 export class SerialWork {
   private tail: Promise<unknown> = Promise.resolve();
