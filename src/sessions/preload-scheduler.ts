@@ -10,6 +10,9 @@
  * After its preload (or at once when nothing is preloaded), a session is primed (the `prime` request,
  * workers/thread/prime.ts): lowest priority, only while no session boots and no preload waits, and the worker stops it at
  * the agent's first request.
+ *
+ * Nothing starts while a call an agent waits on runs (`mayStart`: the background gate), except a preload a call waits
+ * for, which starts at once whatever the slots.
  */
 import type { SessionChannel } from './channel.js';
 

@@ -6,6 +6,10 @@
  *
  * Sizing: the pool holds --warm-sessions plus the sessions taken in the last minute (at most one per core more), so an
  * agent that opens sessions one after another finds them booted; it boots up to one session per core at once.
+ *
+ * Foreground first: boots, preloads and priming are background work, held while a call an agent waits on runs
+ * (BackgroundGate, src/sessions/background-gate.ts): none starts, every session's steps wait before their next one,
+ * and the session processes doing such work are stopped whole (process isolation), except a session a call waits on.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
