@@ -21,7 +21,8 @@ except ImportError as error:
 
 
 def execute(client, code):
-    msg_id = client.execute(code)
+    # stop_on_error=False: a failed cell (the stack missing) must not abort the cells queued after it.
+    msg_id = client.execute(code, stop_on_error=False)
     while True:
         reply = client.get_shell_msg(timeout=120)
         if reply["parent_header"].get("msg_id") == msg_id:
@@ -52,6 +53,8 @@ try:
         started = time.perf_counter()
         execute(client, "1+1")
         rtt.append((time.perf_counter() - started) * 1000)
+except Exception as error:  # e.g. no reply within the timeout on a loaded machine
+    fail(f"the kernel failed ({type(error).__name__}: {error})")
 finally:
     client.stop_channels()
     manager.shutdown_kernel(now=True)
