@@ -11,7 +11,9 @@
  * workers/thread/prime.ts): lowest priority, only while no session boots and no preload waits, and the worker stops it at
  * the agent's first request.
  */
+import type { PreloadReport } from '../wire/contract.js';
 import type { SessionChannel } from './channel.js';
+import { capFailures } from './reply-caps.js';
 
 interface Entry {
   readonly channel: SessionChannel;
@@ -21,8 +23,10 @@ interface Entry {
   urgent: boolean;
   /** Not started before this time (ms since epoch); see HELD_GRACE_MS. */
   notBefore: number;
-  readonly done: Promise<Record<string, string>>;
-  resolve: (versions: Record<string, string>) => void;
+  readonly done: Promise<PreloadReport>;
+  /** What the preload did, once done. */
+  report: PreloadReport | null;
+  resolve: (report: PreloadReport) => void;
   reject: (error: Error) => void;
 }
 
@@ -62,7 +66,7 @@ export class PreloadScheduler {
     if (this.entries.has(channel) || this.closed) return;
     let resolve!: Entry['resolve'];
     let reject!: Entry['reject'];
-    const done = new Promise<Record<string, string>>((res, rej) => {
+    const done = new Promise<PreloadReport>((res, rej) => {
       resolve = res;
       reject = rej;
     });
@@ -73,6 +77,7 @@ export class PreloadScheduler {
       urgent,
       notBefore: urgent ? this.graceEnd() : 0,
       done,
+      report: null,
       resolve,
       reject,
     };
@@ -87,7 +92,8 @@ export class PreloadScheduler {
     });
     if (!this.preloadSet) {
       entry.state = 'done';
-      entry.resolve({});
+      entry.report = { imported: {}, failed: [] };
+      entry.resolve(entry.report);
       this.queuePrime(entry);
     } else if (urgent) this.queue.unshift(entry);
     else this.queue.push(entry);
@@ -116,8 +122,19 @@ export class PreloadScheduler {
     return this.entries.get(channel)?.state === 'done';
   }
 
-  /** Resolves to {module: version} once the session has imported its preload set; rejects if it could not. */
-  whenDone(channel: SessionChannel): Promise<Record<string, string>> {
+  /**
+   * What the session's preload did, once it is done (null while it is waiting or running, or when it could not run):
+   * create_session reports it when the session was preloaded before an agent took it.
+   */
+  reportOf(channel: SessionChannel): PreloadReport | null {
+    return this.entries.get(channel)?.report ?? null;
+  }
+
+  /**
+   * Resolves to what the session's preload imported and what failed, once it is done; rejects if it could not run
+   * (the session ended).
+   */
+  whenDone(channel: SessionChannel): Promise<PreloadReport> {
     const entry = this.entries.get(channel);
     if (!entry) return Promise.reject(new Error('this session has no preload scheduled'));
     // Someone waits for it: no grace.
@@ -151,10 +168,14 @@ export class PreloadScheduler {
       void entry.channel
         .background({ type: 'preload' })
         .then(
-          (versions) => {
+          (answer) => {
             entry.state = 'done';
+            // Security: the reasons come from the session; they are cut again here.
+            const report = { imported: answer.imported, failed: capFailures(answer.failed) };
+            entry.report = report;
             this.log(`preload imported in ${Math.round(performance.now() - started)} ms`);
-            entry.resolve(versions);
+            for (const failure of report.failed) this.log(`preload: ${failure.name} not imported: ${failure.reason}`);
+            entry.resolve(report);
             this.queuePrime(entry);
           },
           (error: Error) => {

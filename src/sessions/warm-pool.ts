@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { PyodideMcpError } from '../errors.js';
+import type { PreloadReport } from '../wire/contract.js';
 import { HARNESS_PATH, MODERN_ADAPTER_URL } from '../paths.js';
 import { isPurePython, modernVersion, readModernLock, wheelClosure, type Distribution } from '../python/distribution.js';
 import { SnapshotCache } from '../python/snapshot-cache.js';
@@ -123,9 +124,14 @@ export class WarmPool {
     return this.pool.filter((channel) => channel.isReady && this.preloads.isDone(channel)).length;
   }
 
-  /** Resolves to {module: version} once the session has imported the preload set ({} when there is none). */
-  preloaded(channel: SessionChannel): Promise<Record<string, string>> {
-    return this.config.preload.length > 0 ? this.preloads.whenDone(channel) : Promise.resolve({});
+  /** Resolves to what the session's preload imported and what failed, once done (nothing when there is no preload). */
+  preloaded(channel: SessionChannel): Promise<PreloadReport> {
+    return this.config.preload.length > 0 ? this.preloads.whenDone(channel) : Promise.resolve({ imported: {}, failed: [] });
+  }
+
+  /** What the session's preload did if it is done already, else null (it runs in the background). */
+  preloadReport(channel: SessionChannel): PreloadReport | null {
+    return this.config.preload.length > 0 ? this.preloads.reportOf(channel) : null;
   }
 
   /** How many warm sessions to keep: --warm-sessions plus recent demand (one per core at most), within --max-sessions. */

@@ -68,7 +68,7 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
       const ended = ctx.ended();
       if (ended) throw ended;
       const wanted = runtime.packagesForImports([name]);
-      if (wanted.length > 0) await host(() => workspace.trusted(() => runtime.loadPackages(wanted)));
+      return wanted.length > 0 ? host(() => workspace.trusted(() => runtime.loadPackages(wanted))) : { loaded: [], failed: [] };
     },
     importModule: (name: string) => {
       const ended = ctx.ended();
@@ -102,10 +102,7 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
       workspace.delete(path);
       return changesReply(workspace.collectChanges());
     },
-    load_packages: async ({ packages }) => {
-      await host(() => workspace.trusted(() => runtime.loadPackages(packages)));
-      return { value: null };
-    },
+    load_packages: async ({ packages }) => ({ value: await host(() => workspace.trusted(() => runtime.loadPackages(packages))) }),
     install_wheel: async ({ filename, data }) => {
       // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
       await host(() => workspace.trusted(() => harness('install_wheel', { filename, data: Buffer.from(data).toString('base64') })));
@@ -116,10 +113,10 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
       return { value: listing };
     },
     preload: async () => {
-      const versions = await preload(ctx.preloadSet, preloadSteps, work, yieldNow);
+      const report = await preload(ctx.preloadSet, preloadSteps, work, yieldNow);
       // The packages' transit copies (each file read whole before it is unpacked) go now, while idle.
       if (ctx.preloadSet.length > 0) collectGarbage?.();
-      return { value: versions };
+      return { value: report };
     },
     prime: async ({ cells: count }) => {
       const ran = await prime(count, {

@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { PackageLoad } from '../../../src/wire/contract.js';
+import { boundedReason } from '../../../src/wire/load-reasons.js';
 import type { EmscriptenFS, PythonRuntime } from './types.js';
 import type { InterruptSignalView } from './interrupt-signal.js';
 import { LEGACY_PATCHES_PY } from './legacy-patches.js';
@@ -110,12 +112,12 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
       };
     },
 
-    async loadPackages(names: string[]): Promise<void> {
+    async loadPackages(names: string[]): Promise<PackageLoad> {
       // Only names from packages.json: 0.17 would also accept URLs ending in .js (refused by importScripts anyway).
       const unknown = names.filter((name) => !available.includes(name));
       if (unknown.length > 0) throw new Error(`legacy runtime: unknown package(s): ${unknown.join(', ')}`);
       const errors: string[] = [];
-      // 0.17 reports failures through the error callback instead of rejecting; collect them and throw.
+      // 0.17 reports failures through the error callback instead of rejecting (as the modern loader does).
       await pyodide.loadPackage(
         names,
         // Progress ("Loading numpy from …", one line per package) is not logged: failures come through onError.
@@ -125,11 +127,19 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
           log(`legacy runtime: ${message}`);
         },
       );
-      const missing = names.filter((name) => !(name in pyodide.loadedPackages));
-      if (errors.length > 0 || missing.length > 0) {
-        throw new Error(`legacy runtime: loading ${names.join(', ')} failed: ${errors.join('; ') || missing.join(', ')}`);
-      }
+      const failed = names
+        .filter((name) => !(name in pyodide.loadedPackages))
+        .map((name) => {
+          // Its messages name a package by its script ("Couldn't load package from URL …/numpy.js"), when at all.
+          const own = errors.filter((message) => message.includes(`/${name}.js`) || message.includes(`'${name}'`));
+          const reason = (own.length > 0 ? own : errors).join('; ') || 'not loaded, and the package loader gave no reason';
+          return { name, reason: boundedReason(reason) };
+        });
+      return { loaded: names.filter((name) => name in pyodide.loadedPackages), failed };
     },
+
+    // 0.17.1's libraries are the distribution's own and load at import (legacy-side-modules.ts): nothing to undo here.
+    forgetFailedLoads() {},
 
     packagesForImports(importNames: string[]): string[] {
       const byImport = pyodide._module.packages.import_name_to_package_name;

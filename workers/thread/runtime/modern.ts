@@ -5,7 +5,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loaderWithSnippets } from './em-snippet-loader.js';
+import type { PackageFailure, PackageLoad } from '../../../src/wire/contract.js';
+import { boundedReason } from '../../../src/wire/load-reasons.js';
+import { installDynlibRollback } from './dynlib-rollback.js';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
+
+/** How Pyodide's package loader introduces a package's failure on its error stream; the next message is the reason. */
+const FAILURE_HEADER = /^The following error occurred while loading (.+):$/;
 
 export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
   const { loadPyodide } = await import('pyodide');
@@ -27,8 +33,20 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     ...(options.makeSnapshot ? { _makeSnapshot: true } : {}),
   });
   const lock = (await import(lockFileURL, { with: { type: 'json' } })).default as {
-    packages: Record<string, { file_name: string; imports: string[]; version: string }>;
+    packages: Record<string, { name: string; file_name: string; imports: string[]; version: string }>;
   };
+  // What a failed library load leaves in the linker is undone (dynlib-rollback.ts). The harness's import finder asks
+  // for that before each import (workers/python/failed_loads.py): a function on the API object, `pyodide_js` in Python.
+  const rollback = installDynlibRollback((pyodide as unknown as { _module: Record<string, unknown> })._module);
+  Object.defineProperty(pyodide, '_pyodide_mcp_forget_failed_loads', {
+    value: () => rollback.forgetFailedLoads(),
+    writable: false,
+    configurable: false,
+    enumerable: false,
+  });
+  // pyodide.loadedPackages is keyed by the lock entries' `name` (e.g. "Bottleneck"), the lock by the normalized name.
+  const keyOfName = new Map(Object.entries(lock.packages).map(([key, pkg]) => [pkg.name, key]));
+  const isLoaded = (key: string) => (lock.packages[key]?.name ?? key) in pyodide.loadedPackages;
 
   // Lock entries whose wheel the host verified against the lock (src/python/wheel-check.ts): the only packages this
   // runtime loads (Pyodide itself does not check a local file's hash in Node). Fixed for the server's life, and
@@ -41,15 +59,37 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
   const availablePackages = () => [...available];
   const packagesForImports = (importNames: string[]) =>
     Object.entries(lock.packages)
-      .filter(
-        ([name, pkg]) =>
-          present.has(pkg.file_name) && !(name in pyodide.loadedPackages) && pkg.imports.some((imp) => importNames.includes(imp)),
-      )
+      .filter(([name, pkg]) => present.has(pkg.file_name) && !isLoaded(name) && pkg.imports.some((imp) => importNames.includes(imp)))
       .map(([name]) => name);
-  const loadPackages = async (names: string[]) => {
-    if (names.length === 0) return;
-    // Progress messages (one per package) are not logged; failures are.
-    await pyodide.loadPackage(names, { messageCallback: () => {}, errorCallback: options.log, checkIntegrity: true });
+  const loadPackages = async (names: string[]): Promise<PackageLoad> => {
+    if (names.length === 0) return { loaded: [], failed: [] };
+    // Pyodide's loader does not throw for a package that fails: it reports it on its error stream, "The following
+    // error occurred while loading X:" then the reason, and leaves it out of loadedPackages.
+    const reasons = new Map<string, string>();
+    let failing: string | null = null;
+    const onError = (message: string) => {
+      options.log(message);
+      const header = FAILURE_HEADER.exec(message);
+      if (header) failing = header[1]!;
+      else if (failing !== null) {
+        reasons.set(failing, boundedReason(String(message)));
+        failing = null;
+      }
+    };
+    rollback.forgetFailedLoads();
+    try {
+      // Progress messages (one per package) are not logged; failures are.
+      await pyodide.loadPackage(names, { messageCallback: () => {}, errorCallback: onError, checkIntegrity: true });
+    } finally {
+      rollback.forgetFailedLoads();
+    }
+    const failed: PackageFailure[] = [...reasons].map(([name, reason]) => ({ name: keyOfName.get(name) ?? name, reason }));
+    for (const name of names) {
+      if (!isLoaded(name) && !failed.some((failure) => failure.name === name)) {
+        failed.push({ name, reason: 'not loaded, and the package loader gave no reason (the server log may have more)' });
+      }
+    }
+    return { loaded: names.filter(isLoaded), failed };
   };
 
   const snapshotImports = options.snapshotImports ?? [];
@@ -76,9 +116,15 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
       return fn;
     },
     loadPackages,
+    forgetFailedLoads: () => rollback.forgetFailedLoads(),
     packagesForImports,
     loadedPackages() {
-      return Object.fromEntries(Object.keys(pyodide.loadedPackages).map((name) => [name, lock.packages[name]?.version ?? '']));
+      return Object.fromEntries(
+        Object.keys(pyodide.loadedPackages).map((name) => {
+          const key = keyOfName.get(name) ?? name;
+          return [key, lock.packages[key]?.version ?? ''];
+        }),
+      );
     },
     availablePackages,
     packageVersions(importNames) {
