@@ -1,13 +1,14 @@
-"""Before each import, the worker forgets the shared libraries that failed to load (modern runtime only).
+"""Before each import, the worker forgets the shared libraries that failed to load.
 
 Why: Emscripten's dynamic linker keeps a placeholder for a library whose load failed, so importing it again would
-say "dynamic module does not define module export function" instead of why it failed, and an undefined symbol it
-left in the global offset table would fail every later library. The worker undoes both once no load is in progress
-(workers/thread/runtime/dynlib-rollback.ts); an import runs Python between loads, so this finder, at the front of
-sys.meta_path, asks for it before every import that is not in sys.modules. It finds nothing itself.
+say "dynamic module does not define module export function" instead of why it failed; on the modern runtime, an
+undefined symbol it left in the global offset table would also fail every later library. The worker undoes that
+once no load is in progress (workers/thread/runtime/dynlib-rollback.ts; legacy-runtime.ts for 0.17.1's
+placeholders); an import runs Python between loads, so this finder, at the front of sys.meta_path, asks for it
+before every import that is not in sys.modules. It finds nothing itself.
 
-Runs unchanged on Python 3.8 and 3.14; the legacy runtime has no such function (its linker is patched, see
-workers/thread/runtime/linker-patches.ts), and nothing is installed there.
+Runs unchanged on Python 3.8 and 3.14. Without the worker's function (`pyodide_js._pyodide_mcp_forget_failed_loads`)
+nothing is installed.
 """
 import sys
 

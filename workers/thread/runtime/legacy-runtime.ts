@@ -22,6 +22,8 @@ export interface Pyodide017 {
   setInterruptBuffer?: (buffer: InterruptSignalView | undefined) => void;
   _module: {
     FS: EmscriptenFS;
+    /** Emscripten 2.0's table of loaded libraries: name → handle → entry (`module` is "loading" until loaded). */
+    LDSO: { loadedLibNames: Record<string, number>; loadedLibs: Record<number, { module: unknown }> };
     packages: {
       dependencies: Record<string, string[]>;
       import_name_to_package_name: Record<string, string>;
@@ -87,6 +89,31 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
 
   const available = Object.keys(pyodide._module.packages.dependencies).sort();
 
+  /**
+   * A library whose load failed keeps its entry, still "loading", so importing it again says "dynamic module does not
+   * define module export function" instead of why (measured: a file that is no library, then imported twice). 0.17.1
+   * loads libraries synchronously (a dlopen at import; shared-library packages from a promise callback, in one go),
+   * so whenever this runs no load is in progress and such an entry is a failed load's: it goes, and the next import
+   * tries again and reports the reason again. Unlike the modern runtime's rollback (dynlib-rollback.ts), global
+   * offset table entries a failed library left unresolved stay: 0.17.1's linker lets a library loaded later define them.
+   */
+  const forgetFailedLoads = () => {
+    const { loadedLibNames, loadedLibs } = pyodide._module.LDSO;
+    for (const name of Object.keys(loadedLibNames)) {
+      const handle = loadedLibNames[name]!;
+      if (loadedLibs[handle]?.module !== 'loading') continue;
+      delete loadedLibNames[name];
+      delete loadedLibs[handle];
+    }
+  };
+  // The harness's import finder calls it before each import (workers/python/failed_loads.py), as on the modern runtime.
+  Object.defineProperty(pyodide, '_pyodide_mcp_forget_failed_loads', {
+    value: forgetFailedLoads,
+    writable: false,
+    configurable: false,
+    enumerable: false,
+  });
+
   const runtime: PythonRuntime = {
     kind: 'legacy',
     FS: pyodide._module.FS,
@@ -138,8 +165,7 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
       return { loaded: names.filter((name) => name in pyodide.loadedPackages), failed };
     },
 
-    // 0.17.1's libraries are the distribution's own and load at import (legacy-side-modules.ts): nothing to undo here.
-    forgetFailedLoads() {},
+    forgetFailedLoads,
 
     packagesForImports(importNames: string[]): string[] {
       const byImport = pyodide._module.packages.import_name_to_package_name;
