@@ -119,6 +119,30 @@ for (const isolation of ['process', 'thread'] as const) {
       assert.match(pip.error.message, IMPORT_REASON);
       await server.ok('close_session', { session_id });
     });
+
+    it('user code that calls the forget function while its own package load runs does not break that load', async () => {
+      // The function is reachable from Python (the harness's finder calls it); while a load is in progress it does
+      // nothing, so the packages loaded around mcpbroken's failure, and it, end as usual.
+      const { session_id } = await server.ok('create_session');
+      const code = [
+        'import asyncio, importlib, pyodide_js',
+        'forget = pyodide_js._pyodide_mcp_forget_failed_loads',
+        'calls = 0',
+        'async def keep_forgetting(load):',
+        '    global calls',
+        '    while not load.done():',
+        '        forget()',
+        '        calls += 1',
+        '        await asyncio.sleep(0)',
+        "load = asyncio.ensure_future(pyodide_js.loadPackage(['mcpnative', 'mcpbroken', 'mcpfptr']))",
+        'await asyncio.gather(load, keep_forgetting(load))',
+        "(calls > 1, importlib.import_module('mcpnative').dot([1, 2], [3, 4]), importlib.import_module('mcpfptr').twice(4))",
+      ].join('\n');
+      assert.equal(await result(server, session_id, code), '(True, 11.0, 8)');
+      const broken = await server.ok('execute_code', { session_id, code: 'import mcpbroken' });
+      assert.match(broken.error.message, IMPORT_REASON);
+      await server.ok('close_session', { session_id });
+    });
   });
 }
 
