@@ -130,6 +130,12 @@ function readableRun(reply: ExecutionResult, runs: { index: number; reply: Execu
       (failed.length > 0 ? `, failed: cell ${failed.join(', ')}` : ', all ok') +
       (notebook.not_run > 0 ? `; ${notebook.not_run} not run after the error (pass continue_on_error: true to run past errors)` : ''),
   ];
+  // Packages of the notebook's %pip lines that failed to load (each cell's own failures are in its section).
+  for (const failure of reply.failed_packages) {
+    if (!runs.some((run) => run.reply.failed_packages.some((own) => own.name === failure.name))) {
+      parts.push(`package ${failure.name} failed to load: ${failure.reason}`);
+    }
+  }
   // The cells' own texts, shrunk with the reply when it had to be cut (the structured cells are what was kept).
   runs.forEach((run, i) => {
     const kept = notebook.cells[i]!;

@@ -110,10 +110,8 @@ export class CellRunner {
     const wanted = runtime.packagesForImports(names);
     if (wanted.length === 0) return none;
     try {
-      const load = await this.workspace.trusted(() => runtime.loadPackages(wanted));
-      if (load.failed.length > 0)
-        this.log(`auto-loading: ${load.failed.map((failure) => `${failure.name} failed: ${failure.reason}`).join('; ')}`);
-      return load;
+      // A package that fails is logged by the runtime, as its loader reports it.
+      return await this.workspace.trusted(() => runtime.loadPackages(wanted));
     } catch (error) {
       // The loader itself threw: every package asked for is reported with its message; the cell still runs.
       const message = String((error as Error)?.message ?? error);
