@@ -18,6 +18,7 @@ const S_IFREG = 0o100000;
 const PACKAGE_DIRS = ['/lib/', '/usr/lib/'];
 // Captured before user code exists: it can replace the realm's prototypes and run while the worker installs a package.
 const startsWith = String.prototype.startsWith;
+const defineProperties = Object.defineProperties;
 
 export class FileQuota {
   /** Files written while the quota was active, with the size each had when first touched. */
@@ -43,7 +44,9 @@ export class FileQuota {
   /**
    * Runs the worker's own package installation with the quota lifted for files under PACKAGE_DIRS only: a
    * package may be larger than a session's quota. Everything else stays enforced even meanwhile (user code
-   * could still run during it, e.g. through a JavaScript prototype it replaced).
+   * could still run during it, e.g. through a JavaScript prototype it replaced), /tmp included: the modern
+   * runtime's loader writes no temporary copy of an archive there (runtime/package-unpack.ts), so no other
+   * directory needs lifting.
    */
   async trusted<T>(work: () => Promise<T> | T): Promise<T> {
     this.trustedDepth++;
@@ -79,9 +82,26 @@ export class FileQuota {
   private install(): void {
     const FS = this.FS;
     const { errno, limits, tracked } = this;
-    const fail = (code: number) => {
-      throw new FS.ErrnoError(code);
+    const fail = (code: number, why: string) => {
+      const error = new FS.ErrnoError(code);
+      // A write made from JavaScript (a buffer's to_file, FS.writeFile) hands the error to Pyodide unconverted: it
+      // then said "A value of type object with tag [object Object] was thrown" (what a failed install logged), or
+      // "[object Object]" (a JsException's text is the error's toString). A system call turns it into OSError by its
+      // errno, as before.
+      const text = `ErrnoError: file quota: ${why}`;
+      defineProperties(error, {
+        message: { value: `file quota: ${why}` },
+        stack: { value: text },
+        toString: { value: () => text },
+      });
+      throw error;
     };
+    const tooLarge = () => fail(errno.EFBIG, `a file may hold at most ${limits.maxFileBytes} bytes (--max-file-bytes)`);
+    const noSpace = () =>
+      fail(
+        errno.ENOSPC,
+        `the session may store at most ${limits.maxSessionBytes} bytes, ${this.trackedBytes} in use (--max-session-bytes)`,
+      );
     const track = (node: { usedBytes?: number }) => {
       if (!tracked.has(node)) tracked.set(node, node.usedBytes ?? 0);
     };
@@ -94,8 +114,8 @@ export class FileQuota {
         const used = node.usedBytes ?? 0;
         const at = stream.flags & O_APPEND ? used : (position ?? stream.position);
         const grows = Math.max(0, at + length - used);
-        if (at + length > limits.maxFileBytes) fail(errno.EFBIG);
-        if (this.trackedBytes + grows > limits.maxSessionBytes) fail(errno.ENOSPC);
+        if (at + length > limits.maxFileBytes) tooLarge();
+        if (this.trackedBytes + grows > limits.maxSessionBytes) noSpace();
         track(node);
         const written = write.call(FS, stream, buffer, offset, length, position, canOwn);
         this.trackedBytes += (node.usedBytes ?? 0) - used;
@@ -106,7 +126,8 @@ export class FileQuota {
     const mknod = FS.mknod;
     FS.mknod = (path: string, mode: number, dev: number) => {
       const counted = (mode & S_IFMT) === S_IFREG && !this.exempt(() => String(path));
-      if (counted && tracked.size >= limits.maxFiles) fail(errno.EDQUOT);
+      if (counted && tracked.size >= limits.maxFiles)
+        fail(errno.EDQUOT, `the session may hold at most ${limits.maxFiles} files (--max-files)`);
       const node = mknod.call(FS, path, mode, dev);
       if (counted) track(node);
       return node;
@@ -137,8 +158,8 @@ export class FileQuota {
               : target;
         const used = node?.usedBytes ?? 0;
         if (node && length > used && !this.exempt(pathOf(node))) {
-          if (length > limits.maxFileBytes) fail(errno.EFBIG);
-          if (this.trackedBytes + length - used > limits.maxSessionBytes) fail(errno.ENOSPC);
+          if (length > limits.maxFileBytes) tooLarge();
+          if (this.trackedBytes + length - used > limits.maxSessionBytes) noSpace();
           track(node);
         }
         const result = original.call(FS, target, length);

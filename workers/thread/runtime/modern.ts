@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loaderWithSnippets } from './em-snippet-loader.js';
+import { installPackageUnpack } from './package-unpack.js';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
 
 export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
@@ -26,6 +27,9 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     ...(options.snapshot ? { _loadSnapshot: options.snapshot } : {}),
     ...(options.makeSnapshot ? { _makeSnapshot: true } : {}),
   });
+  // Before any package is loaded (the snapshot's preload set below): archives are unpacked in place, with no
+  // temporary file in /tmp (package-unpack.ts says why). On every boot: a snapshot restored holds what its maker's was.
+  installPackageUnpack((code) => pyodide.runPython(code));
   const lock = (await import(lockFileURL, { with: { type: 'json' } })).default as {
     packages: Record<string, { file_name: string; imports: string[]; version: string }>;
   };
