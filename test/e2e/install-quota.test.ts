@@ -2,7 +2,8 @@
  * Package installs and the session's file quota, on the modern runtime over the real server: a wheel several times
  * larger than --max-file-bytes and --max-session-bytes installs by `import` (auto-load), by install_packages and by
  * the background preload, in both isolations. The install writes no temporary file (an audit hook a cell installs sees
- * every file the install opens), leaves nothing in /tmp, and the quota still holds for the user's own files after it.
+ * every file the install opens), leaves nothing in /tmp, and the quota still holds for the user's own files after it
+ * and, past what the wheel holds, for what user code writes while it runs.
  * Pyodide's own loader copied the whole archive into /tmp first, under the quota: such a wheel could not be installed,
  * and the log said only "[object Object] was thrown". A wheel's data files (copied outside the library directories)
  * still count, and such a failure is logged with the loader's own error.
@@ -32,6 +33,7 @@ const lock = writeMirror(wheels, lockFile, [
     version: '1.0.0',
     files: { 'inventedbulk/__init__.py': 'VALUE = 42\n', 'inventedbulk/blob.bin': randomBytes(BLOB) },
   },
+  { name: 'inventedsmall', version: '1.0.0', files: { 'inventedsmall/__init__.py': 'VALUE = 3\n' } },
   {
     // A data file (the wheel's .data/data/ tree), which Pyodide copies under / : outside the library directories.
     name: 'inventeddata',
@@ -110,6 +112,31 @@ for (const isolation of ['process', 'thread']) {
       const writes = await h.ok('execute_code', { session_id, code: USER_WRITES });
       assert.equal(writes.result, "(['EFBIG', 'written', 'written', 'ENOSPC'], ['one', 'three', 'too-big', 'two'])");
       assert.doesNotMatch(h.stderr(), /error occurred while loading/);
+      await h.ok('close_session', { session_id });
+    });
+
+    it('what user code writes under /lib while a package installs counts, past what the wheel holds', async () => {
+      const { session_id } = await h.ok('create_session');
+      // An audit hook runs user code in the middle of the install; it writes five files of 900 kB where the
+      // package's own files go. The wheel holds about 1 kB: the hook's files count, and the third one is refused.
+      await h.ok('execute_code', {
+        session_id,
+        code: `import sys
+junk = []
+def hook(event, args):
+    if event == 'open' and not junk and 'inventedsmall' in str(args[0]):
+        for i in range(5):
+            try:
+                with open('/lib/python3.14/site-packages/junk%d' % i, 'wb') as f:
+                    f.write(b'x' * 900_000)
+                junk.append('written')
+            except OSError as e:
+                junk.append(__import__('errno').errorcode[e.errno])
+sys.addaudithook(hook)`,
+      });
+      const r = await h.ok('execute_code', { session_id, code: 'import inventedsmall\n(inventedsmall.VALUE, junk)' });
+      assert.equal(r.error, null, JSON.stringify(r.error));
+      assert.equal(r.result, "(3, ['written', 'written', 'ENOSPC', 'ENOSPC', 'ENOSPC'])");
       await h.ok('close_session', { session_id });
     });
 

@@ -98,7 +98,7 @@ export class CellRunner {
     const wanted = runtime.packagesForImports(names);
     if (wanted.length === 0) return [];
     try {
-      await this.workspace.trusted(() => runtime.loadPackages(wanted));
+      await this.workspace.trusted(() => runtime.loadPackages(wanted), runtime.installFootprint(wanted));
       return wanted;
     } catch (error) {
       // The cell still runs: its ImportError then tells the user what is missing.

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EmscriptenFS, PythonRuntime } from './types.js';
 import type { InterruptSignalView } from './interrupt-signal.js';
+import { legacyInstallFootprint } from './legacy-footprint.js';
 import { LEGACY_PATCHES_PY } from './legacy-patches.js';
 
 /** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
@@ -84,6 +85,8 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
   );
 
   const available = Object.keys(pyodide._module.packages.dependencies).sort();
+  // Before any user code: the dependency table is copied now (legacy-footprint.ts).
+  const installFootprint = legacyInstallFootprint(distDir, pyodide._module.packages.dependencies, () => pyodide.loadedPackages);
 
   const runtime: PythonRuntime = {
     kind: 'legacy',
@@ -130,6 +133,8 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
         throw new Error(`legacy runtime: loading ${names.join(', ')} failed: ${errors.join('; ') || missing.join(', ')}`);
       }
     },
+
+    installFootprint,
 
     packagesForImports(importNames: string[]): string[] {
       const byImport = pyodide._module.packages.import_name_to_package_name;

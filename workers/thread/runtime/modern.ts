@@ -4,9 +4,14 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileFootprint, NO_FOOTPRINT, PACKAGE_METADATA, type Footprint } from '../archive-footprint.js';
 import { loaderWithSnippets } from './em-snippet-loader.js';
 import { installPackageUnpack } from './package-unpack.js';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
+
+// Captured when the module loads, before user code exists (installFootprint).
+const { apply } = Reflect;
+const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
   const { loadPyodide } = await import('pyodide');
@@ -31,7 +36,7 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
   // temporary file in /tmp (package-unpack.ts says why). On every boot: a snapshot restored holds what its maker's was.
   installPackageUnpack((code) => pyodide.runPython(code));
   const lock = (await import(lockFileURL, { with: { type: 'json' } })).default as {
-    packages: Record<string, { file_name: string; imports: string[]; version: string }>;
+    packages: Record<string, { file_name: string; imports: string[]; version: string; depends: string[] }>;
   };
 
   // Lock entries whose wheel the host verified against the lock (src/python/wheel-check.ts): the only packages this
@@ -54,6 +59,29 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     if (names.length === 0) return;
     // Progress messages (one per package) are not logged; failures are.
     await pyodide.loadPackage(names, { messageCallback: () => {}, errorCallback: options.log, checkIntegrity: true });
+  };
+
+  const wheelsDir = options.wheelsDir;
+  const installFootprint = (names: string[]): Footprint => {
+    if (!wheelsDir) return NO_FOOTPRINT;
+    // What loadPackage unpacks: these packages and their dependencies not loaded yet. Index loops and a record
+    // without prototype: user code can replace Array and Set methods, and this bounds what the quota lifts.
+    const queue: string[] = [];
+    for (let i = 0; i < names.length; i++) queue[i] = names[i]!;
+    const seen: Record<string, true> = Object.create(null);
+    let bytes = 0;
+    let files = 0;
+    for (let i = 0; i < queue.length; i++) {
+      const name = queue[i]!;
+      if (seen[name] || !hasOwn(lock.packages, name) || hasOwn(pyodide.loadedPackages, name)) continue;
+      seen[name] = true;
+      const pkg = lock.packages[name]!;
+      const archive = fileFootprint(join(wheelsDir, pkg.file_name));
+      bytes += archive.bytes + PACKAGE_METADATA.bytes;
+      files += archive.files + PACKAGE_METADATA.files;
+      for (let j = 0; j < pkg.depends.length; j++) queue[queue.length] = pkg.depends[j]!;
+    }
+    return { bytes, files };
   };
 
   const snapshotImports = options.snapshotImports ?? [];
@@ -80,6 +108,7 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
       return fn;
     },
     loadPackages,
+    installFootprint,
     packagesForImports,
     loadedPackages() {
       return Object.fromEntries(Object.keys(pyodide.loadedPackages).map((name) => [name, lock.packages[name]?.version ?? '']));
@@ -114,6 +143,10 @@ function makeSnapshot(pyodide: { loadedPackages: Record<string, unknown>; makeMe
   } finally {
     Object.assign(loadedPackages, loaded);
   }
+}
+
+function hasOwn(record: object, key: string): boolean {
+  return apply(hasOwnProperty, record, [key]);
 }
 
 function safeReaddir(dir: string): string[] {
