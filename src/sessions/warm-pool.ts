@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { PyodideMcpError } from '../errors.js';
 import type { PreloadReport } from '../wire/contract.js';
-import { HARNESS_PATH, MODERN_ADAPTER_URL } from '../paths.js';
+import { HARNESS_PATH, MODERN_BOOT_CODE_URLS } from '../paths.js';
 import { isPurePython, modernVersion, readModernLock, wheelClosure, type Distribution } from '../python/distribution.js';
 import { SnapshotCache } from '../python/snapshot-cache.js';
 import { MemoryWatchdog, rssOf } from './memory-watchdog.js';
@@ -300,8 +300,10 @@ export function pureClosure(distribution: Distribution, preload: string[]): stri
 
 /**
  * A snapshot holds whatever the boot code left in the interpreter, so a change to that code (the modern
- * adapter) must not reuse an older snapshot.
+ * adapter and the Python it runs) must not reuse an older snapshot.
  */
 function bootCodeHash(): string {
-  return createHash('sha256').update(readFileSync(MODERN_ADAPTER_URL)).digest('hex');
+  const hash = createHash('sha256');
+  for (const url of MODERN_BOOT_CODE_URLS) hash.update(readFileSync(url));
+  return hash.digest('hex');
 }

@@ -111,7 +111,7 @@ export class CellRunner {
     if (wanted.length === 0) return none;
     try {
       // A package that fails is logged by the runtime, as its loader reports it.
-      return await this.workspace.trusted(() => runtime.loadPackages(wanted));
+      return await this.workspace.trusted(() => runtime.loadPackages(wanted), runtime.installFootprint(wanted));
     } catch (error) {
       // The loader itself threw: every package asked for is reported with its message; the cell still runs.
       const message = String((error as Error)?.message ?? error);

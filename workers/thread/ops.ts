@@ -5,6 +5,7 @@
  * how their replies and failures are sent: dispatch.ts.
  */
 import type { PackageListing, RequestOf, WorkerFileChanges, WorkerOp, WorkerReplyOf } from '../../src/wire/contract.js';
+import { bufferFootprint } from './archive-footprint.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { cellScope } from './realm/cell-scope.js';
 import type { CellRunner } from './cell.js';
@@ -68,7 +69,9 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
       const ended = ctx.ended();
       if (ended) throw ended;
       const wanted = runtime.packagesForImports([name]);
-      return wanted.length > 0 ? host(() => workspace.trusted(() => runtime.loadPackages(wanted))) : { loaded: [], failed: [] };
+      return wanted.length > 0
+        ? host(() => workspace.trusted(() => runtime.loadPackages(wanted), runtime.installFootprint(wanted)))
+        : { loaded: [], failed: [] };
     },
     importModule: (name: string) => {
       const ended = ctx.ended();
@@ -102,10 +105,15 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
       workspace.delete(path);
       return changesReply(workspace.collectChanges());
     },
-    load_packages: async ({ packages }) => ({ value: await host(() => workspace.trusted(() => runtime.loadPackages(packages))) }),
+    load_packages: async ({ packages }) => ({
+      value: await host(() => workspace.trusted(() => runtime.loadPackages(packages), runtime.installFootprint(packages))),
+    }),
     install_wheel: async ({ filename, data }) => {
       // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
-      await host(() => workspace.trusted(() => harness('install_wheel', { filename, data: Buffer.from(data).toString('base64') })));
+      const footprint = bufferFootprint(data);
+      await host(() =>
+        workspace.trusted(() => harness('install_wheel', { filename, data: Buffer.from(data).toString('base64') }), footprint),
+      );
       return { value: null };
     },
     list_packages: async () => {

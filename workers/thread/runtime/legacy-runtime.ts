@@ -9,6 +9,7 @@ import type { PackageLoad } from '../../../src/wire/contract.js';
 import { boundedReason } from '../../../src/wire/load-reasons.js';
 import type { EmscriptenFS, PythonRuntime } from './types.js';
 import type { InterruptSignalView } from './interrupt-signal.js';
+import { legacyInstallFootprint } from './legacy-footprint.js';
 import { LEGACY_PATCHES_PY } from './legacy-patches.js';
 
 /** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
@@ -88,6 +89,8 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
   );
 
   const available = Object.keys(pyodide._module.packages.dependencies).sort();
+  // Before any user code: the dependency table is copied now (legacy-footprint.ts).
+  const installFootprint = legacyInstallFootprint(distDir, pyodide._module.packages.dependencies, () => pyodide.loadedPackages);
 
   /**
    * A library whose load failed keeps its entry, still "loading", so importing it again says "dynamic module does not
@@ -166,6 +169,7 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
     },
 
     forgetFailedLoads,
+    installFootprint,
 
     packagesForImports(importNames: string[]): string[] {
       const byImport = pyodide._module.packages.import_name_to_package_name;

@@ -4,14 +4,20 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileFootprint, NO_FOOTPRINT, PACKAGE_METADATA, type Footprint } from '../archive-footprint.js';
 import { loaderWithSnippets } from './em-snippet-loader.js';
 import type { PackageFailure, PackageLoad } from '../../../src/wire/contract.js';
 import { boundedReason } from '../../../src/wire/load-reasons.js';
 import { installDynlibRollback } from './dynlib-rollback.js';
+import { installPackageUnpack } from './package-unpack.js';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
 
 /** How Pyodide's package loader introduces a package's failure on its error stream; the next message is the reason. */
 const FAILURE_HEADER = /^The following error occurred while loading (.+):$/;
+
+// Captured when the module loads, before user code exists (installFootprint).
+const { apply } = Reflect;
+const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
   const { loadPyodide } = await import('pyodide');
@@ -32,8 +38,11 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     ...(options.snapshot ? { _loadSnapshot: options.snapshot } : {}),
     ...(options.makeSnapshot ? { _makeSnapshot: true } : {}),
   });
+  // Before any package is loaded (the snapshot's preload set below): archives are unpacked in place, with no
+  // temporary file in /tmp (package-unpack.ts says why). On every boot: a snapshot restored holds what its maker's was.
+  installPackageUnpack((code) => pyodide.runPython(code));
   const lock = (await import(lockFileURL, { with: { type: 'json' } })).default as {
-    packages: Record<string, { name: string; file_name: string; imports: string[]; version: string }>;
+    packages: Record<string, { name: string; file_name: string; imports: string[]; version: string; depends: string[] }>;
   };
   // What a failed library load leaves in the linker is undone (dynlib-rollback.ts). The harness's import finder asks
   // for that before each import (workers/python/failed_loads.py): a function on the API object, `pyodide_js` in Python.
@@ -92,6 +101,29 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     return { loaded: names.filter(isLoaded), failed };
   };
 
+  const wheelsDir = options.wheelsDir;
+  const installFootprint = (names: string[]): Footprint => {
+    if (!wheelsDir) return NO_FOOTPRINT;
+    // What loadPackage unpacks: these packages and their dependencies not loaded yet. Index loops and a record
+    // without prototype: user code can replace Array and Set methods, and this bounds what the quota lifts.
+    const queue: string[] = [];
+    for (let i = 0; i < names.length; i++) queue[i] = names[i]!;
+    const seen: Record<string, true> = Object.create(null);
+    let bytes = 0;
+    let files = 0;
+    for (let i = 0; i < queue.length; i++) {
+      const name = queue[i]!;
+      if (seen[name] || !hasOwn(lock.packages, name) || hasOwn(pyodide.loadedPackages, lock.packages[name]!.name ?? name)) continue;
+      seen[name] = true;
+      const pkg = lock.packages[name]!;
+      const archive = fileFootprint(join(wheelsDir, pkg.file_name));
+      bytes += archive.bytes + PACKAGE_METADATA.bytes;
+      files += archive.files + PACKAGE_METADATA.files;
+      for (let j = 0; j < pkg.depends.length; j++) queue[queue.length] = pkg.depends[j]!;
+    }
+    return { bytes, files };
+  };
+
   const snapshotImports = options.snapshotImports ?? [];
   if (snapshotImports.length > 0 && (options.makeSnapshot || options.snapshot)) {
     // Restored: the modules are in sys.modules already, their files are not (loadedPackages is JavaScript state, so
@@ -117,6 +149,7 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     },
     loadPackages,
     forgetFailedLoads: () => rollback.forgetFailedLoads(),
+    installFootprint,
     packagesForImports,
     loadedPackages() {
       return Object.fromEntries(
@@ -156,6 +189,10 @@ function makeSnapshot(pyodide: { loadedPackages: Record<string, unknown>; makeMe
   } finally {
     Object.assign(loadedPackages, loaded);
   }
+}
+
+function hasOwn(record: object, key: string): boolean {
+  return apply(hasOwnProperty, record, [key]);
 }
 
 function safeReaddir(dir: string): string[] {

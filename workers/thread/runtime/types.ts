@@ -4,6 +4,7 @@
  * has one adapter implementing it; nothing else in the worker knows which is loaded.
  */
 import type { PackageLoad, RuntimeKind } from '../../../src/wire/contract.js';
+import type { Footprint } from '../archive-footprint.js';
 import type { InterruptSignalView } from './interrupt-signal.js';
 
 /** Options for booting a runtime inside the worker thread. */
@@ -84,6 +85,11 @@ export interface PythonRuntime {
    * nothing to do.
    */
   forgetFailedLoads(): void;
+  /**
+   * What loadPackages(names) may write at most: the files of these packages' archives and of their dependencies not
+   * loaded yet, as the archives declare them. The file quota lifts itself by this much during the install.
+   */
+  installFootprint(names: string[]): Footprint;
   /**
    * Packages that provide any of these top-level import names, can be loaded offline, and are not loaded
    * yet (e.g. ['numpy', 'os'] → ['numpy'] if numpy is available but not loaded).
