@@ -23,6 +23,7 @@ describe('cell history bounded by bytes', () => {
   before(async () => {
     h = await startServer([
       ...['--max-history-bytes', String(3 * 10 ** 6), '--max-output-chars', String(10 ** 6), '--max-result-chars', String(10 ** 6)],
+      ...['--warm-sessions', '2'],
     ]);
   });
   after(() => h.close());
@@ -69,7 +70,7 @@ describe('cell history bounded by bytes', () => {
 describe('export_notebook sized before it reads', () => {
   let h: Harness;
   before(async () => {
-    h = await startServer(['--max-file-bytes', String(10 * 2 ** 20)]);
+    h = await startServer(['--max-file-bytes', String(10 * 2 ** 20), '--warm-sessions', '2']);
   });
   after(() => h.close());
 
@@ -105,7 +106,7 @@ describe('export_notebook sized before it reads', () => {
 
 describe('replay log bounded by bytes (--state-dir)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pyodide-mcp-state-'));
-  const flags = ['--state-dir', dir, '--max-history-bytes', '65536'];
+  const flags = ['--state-dir', dir, '--max-history-bytes', '65536', '--warm-sessions', '1'];
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a restore says what it dropped and what it could not read; a file named constructor survives; a bystander is whole', async () => {
