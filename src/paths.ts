@@ -20,8 +20,11 @@ export const SESSION_WORKER_URL = new URL('../workers/thread/session.worker.js',
 /** Entry of a session process (the default isolation): hosts one session worker thread. */
 export const SESSION_PROCESS_PATH = fileURLToPath(new URL('./supervisor/session-process.js', import.meta.url));
 
-/** The modern runtime adapter: its source shapes what a memory snapshot holds, so snapshots are keyed by it. */
-export const MODERN_ADAPTER_URL = new URL('../workers/thread/runtime/modern.js', import.meta.url);
+/** The modern runtime adapter and the Python it runs at boot: their source shapes what a memory snapshot holds, so snapshots are keyed by it. */
+export const MODERN_BOOT_CODE_URLS = [
+  new URL('../workers/thread/runtime/modern.js', import.meta.url),
+  new URL('../workers/thread/runtime/package-unpack.js', import.meta.url),
+];
 
 /** The Python harness's entry module; its sibling modules are loaded with it (workers/thread/python-modules.ts). */
 export const HARNESS_PATH = fileURLToPath(new URL('../../workers/python/harness.py', import.meta.url));

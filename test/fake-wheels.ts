@@ -15,8 +15,8 @@ export interface FakePackage {
   name: string;
   version: string;
   depends?: string[];
-  /** e.g. {'inventedalpha/__init__.py': '…'}; the .dist-info files are added. */
-  files: Record<string, string>;
+  /** e.g. {'inventedalpha/__init__.py': '…'} (text, or bytes for a data file); the .dist-info files are added. */
+  files: Record<string, string | Uint8Array>;
 }
 
 /** RECORD's hash form: `sha256=` and the urlsafe base64 of the digest without padding. */
@@ -28,7 +28,7 @@ function recordHash(data: Uint8Array): string {
 export function buildWheel(pkg: FakePackage): { fileName: string; bytes: Uint8Array } {
   const distInfo = `${pkg.name}-${pkg.version}.dist-info`;
   const files: Record<string, Uint8Array> = {};
-  for (const [path, text] of Object.entries(pkg.files)) files[path] = strToU8(text);
+  for (const [path, content] of Object.entries(pkg.files)) files[path] = typeof content === 'string' ? strToU8(content) : content;
   const requires = (pkg.depends ?? []).map((dep) => `Requires-Dist: ${dep}\n`).join('');
   files[`${distInfo}/METADATA`] = strToU8(`Metadata-Version: 2.1\nName: ${pkg.name}\nVersion: ${pkg.version}\n${requires}`);
   files[`${distInfo}/WHEEL`] = strToU8('Wheel-Version: 1.0\nGenerator: pyodide-mcp-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n');

@@ -24,14 +24,25 @@ export interface Harness {
   close: () => Promise<void>;
 }
 
-/** Starts `pyodide-mcp` with the given flags (default: no preload, modern runtime) and connects a client. */
+/**
+ * Starts `pyodide-mcp` with the given flags (default: no preload, modern runtime, no warm pool) and connects a
+ * client.
+ */
 export async function startServer(flags: string[] = [], env: Record<string, string> = {}): Promise<Harness> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...flags],
-    // The memory budget defaults to this machine's memory, which would lower the default --max-sessions on a small
-    // one; the suites keep more sessions than that, so they name a budget (memory-budget.test.ts tests the budget).
-    env: { PATH: process.env.PATH ?? '', PYODIDE_MCP_PRELOAD: 'none', PYODIDE_MCP_MAX_TOTAL_MEMORY_MB: '65536', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PYODIDE_MCP_PRELOAD: 'none',
+      // The memory budget defaults to this machine's memory, which would lower the default --max-sessions on a small
+      // one; the suites keep more sessions than that, so they name a budget (memory-budget.test.ts tests the budget).
+      PYODIDE_MCP_MAX_TOTAL_MEMORY_MB: '65536',
+      // No warm pool unless the flags ask for one: every take boots a replacement and the pool keeps two booted, which
+      // a test never uses (2.5 s of CPU each bare, 11-14 s with the scientific stack on legacy, at every server).
+      PYODIDE_MCP_WARM_SESSIONS: '0',
+      ...env,
+    },
     stderr: 'pipe',
   });
   let stderr = '';

@@ -16,10 +16,13 @@ export interface RunningHttp {
   stop: () => Promise<void>;
 }
 
-/** Starts the command on a free loopback port (no preload) and waits for its "listening on" line. */
+/**
+ * Starts the command on a free loopback port (no preload, no warm pool unless `env` asks for one: see startServer)
+ * and waits for its "listening on" line.
+ */
 export async function startHttp(flags: string[], env: Record<string, string> = {}): Promise<RunningHttp> {
   const child = spawn(process.execPath, [CLI, '--http', '127.0.0.1:0', ...flags], {
-    env: { PATH: process.env.PATH ?? '', PYODIDE_MCP_PRELOAD: 'none', PYODIDE_MCP_WARM_SESSIONS: '1', ...env },
+    env: { PATH: process.env.PATH ?? '', PYODIDE_MCP_PRELOAD: 'none', PYODIDE_MCP_WARM_SESSIONS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

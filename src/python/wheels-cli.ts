@@ -9,6 +9,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FETCH_COMMAND, modernVersion, readModernLock, type Lockfile } from './distribution.js';
+import { progressReporter, StatusLine } from './fetch-progress.js';
 import { privateDirProblem, userWheelsDir } from './user-cache.js';
 import { checkWheelDir } from './wheel-check.js';
 import {
@@ -18,7 +19,9 @@ import {
   DEFAULT_PRELOAD,
   fetchWheels,
   fetchWithConnectTimeout,
+  formatBytes,
   isUrl,
+  SourceUnreachable,
   type WheelManifest,
 } from './wheels.js';
 
@@ -55,6 +58,16 @@ const usage = (
 interface Output {
   line(text: string): void;
   verbose: boolean;
+  /** A terminal: progress rewrites one line in place. Without it, progress is one plain line per wheel stored. */
+  status?: (text: string) => void;
+}
+
+/** The command's own output: stderr (stdout stays free), with a status line when stderr is a terminal. */
+function stderrOutput(): Output {
+  const stream = process.stderr;
+  if (!stream.isTTY) return { line: (text) => stream.write(`${text}\n`), verbose: true };
+  const status = new StatusLine(stream);
+  return { line: (text) => status.line(text), status: (text) => status.update(text), verbose: true };
 }
 
 /** Thrown for a failure that ends the command with exit code 1 and one message. */
@@ -67,7 +80,7 @@ class Failure extends Error {}
 export async function fetchWheelsCommand(
   argv: string[],
   env: Record<string, string | undefined>,
-  out: Output = { line: (text) => process.stderr.write(`${text}\n`), verbose: true },
+  out: Output = stderrOutput(),
 ): Promise<number> {
   try {
     await run(argv, env, out);
@@ -140,7 +153,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, out:
     out.line(`fetch-wheels: all ${manifest.wheels.length} wheels for ${preload.join(', ')} already present and verified in ${dest}`);
     return;
   }
-  if (isUrl(from)) await probe(from, needed[0]!.file_name, connectTimeoutMs);
+  if (isUrl(from)) await probe(from, needed[0]!.file_name, connectTimeoutMs, manifest.wheels.length);
   await writeManifest(dest, manifest, privateDest);
   if (out.verbose) out.line(`fetch-wheels: fetching ${needed.length} wheel(s) for ${preload.join(', ')} from ${from} into ${dest}`);
 
@@ -152,38 +165,50 @@ async function run(argv: string[], env: Record<string, string | undefined>, out:
       destDir: dest,
       connectTimeoutMs,
       log: (line) => out.verbose && out.line(`  ${line}`),
+      ...(out.verbose ? { onProgress: progressReporter(out) } : {}),
     });
   } catch (err) {
     throw new Failure((err as Error).message);
   }
-  const ok = manifest.wheels.length - summary.failed.length;
-  if (summary.failed.length > 0) {
+  const missing = summary.failed.length + (summary.stopped?.untried.length ?? 0);
+  const ok = manifest.wheels.length - missing;
+  if (missing > 0) {
     for (const { file_name, reason } of summary.failed) out.line(`  FAILED ${file_name}: ${reason}`);
+    if (summary.stopped) {
+      out.line(
+        `  STOPPED: ${from} stopped answering; ${summary.stopped.untried.length} wheel(s) not tried: ${summary.stopped.untried.join(', ')}`,
+      );
+    }
     throw new Failure(
-      `${ok}/${manifest.wheels.length} wheels present and verified in ${dest}; ${summary.failed.length} missing or unverified ` +
-        '(nothing unverified was kept). Fix the source and run again (verified files are skipped).',
+      `${ok}/${manifest.wheels.length} wheels present and verified in ${dest} (${formatBytes(summary.bytes)} fetched now); ` +
+        `${missing} missing or unverified (nothing unverified was kept). Fix the source and run again (verified files are skipped).`,
     );
   }
   out.line(
     `fetch-wheels: ${ok}/${manifest.wheels.length} wheels for ${preload.join(', ')} present and verified in ${dest} ` +
-      `(${summary.fetched} fetched, ${summary.skipped} already present); the server runs Python ${manifest.python} on its next start`,
+      `(${summary.fetched} fetched, ${formatBytes(summary.bytes)}; ${summary.skipped} already present); ` +
+      `the server runs Python ${manifest.python} on its next start`,
   );
 }
 
 /**
  * Asks the source for one file it must have (headers only) before anything is written, so that being offline, a
- * wrong URL or a mirror without this Pyodide version ends the command at once with one message.
+ * wrong URL or a mirror without this Pyodide version ends the command at once with one message. That message names
+ * the source's whole URL: it is what a user mirrors (on another machine, or before a flight) for --from.
  */
-async function probe(from: string, fileName: string, timeoutMs: number): Promise<void> {
+async function probe(from: string, fileName: string, timeoutMs: number, wheels: number): Promise<void> {
   const url = new URL(fileName, baseUrl(from));
   let status: number;
   try {
     const res = await fetchWithConnectTimeout(url, timeoutMs, 'HEAD');
     status = res.status;
   } catch (error) {
+    const reason = error instanceof SourceUnreachable ? error.reason : (error as Error).message;
     throw new Failure(
-      `${(error as Error).message}; nothing fetched, nothing changed. The server keeps using the legacy runtime (Python 3.8) ` +
-        `until this succeeds: run \`${FETCH_COMMAND}\` again when online, or pass --from <mirror directory or URL>.`,
+      `cannot reach ${baseUrl(from)} (${reason}); nothing fetched, nothing changed. The server keeps using the legacy ` +
+        `runtime (Python 3.8) until this succeeds. Run \`${FETCH_COMMAND}\` again when online, or mirror that URL: ` +
+        `\`${FETCH_COMMAND} --write-manifest-only --dest <dir>\` names its ${wheels} wheels in <dir>/manifest.json; put ` +
+        'them in <dir> and pass --from <dir>.',
     );
   }
   if (status >= 400) {

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
@@ -42,14 +42,46 @@ export interface FetchOptions {
   manifest: Pick<WheelManifest, 'wheels'>;
   destDir: string;
   log?: (line: string) => void;
+  /** Called as each wheel's bytes arrive, and once more when it is stored (`done`). */
+  onProgress?: (progress: FetchProgress) => void;
   /** An http(s) mirror must start answering each request within this many ms (default 10 000). */
   connectTimeoutMs?: number;
+}
+
+/** Where a fetch stands. The lock names no sizes, so a wheel's size is known only once the source answers. */
+export interface FetchProgress {
+  /** 1-based position of the wheel in the manifest, and how many the manifest has. */
+  index: number;
+  count: number;
+  fileName: string;
+  /** Bytes of this wheel received so far, and its size when the source says (Content-Length, the file's size). */
+  received: number;
+  size: number | null;
+  /** Bytes of the wheels stored in this run, and this wheel's so far. */
+  totalBytes: number;
+  /** The wheel is verified and stored. */
+  done: boolean;
 }
 
 export interface FetchSummary {
   fetched: number;
   skipped: number;
+  /** Bytes of the wheels fetched and stored in this run. */
+  bytes: number;
   failed: { file_name: string; reason: string }[];
+  /** The source stopped answering midway: why, and the wheels not tried after it (a later run fetches them). */
+  stopped: { reason: string; untried: string[] } | null;
+}
+
+/** A source that gives no answer at all (offline, connection refused, no DNS, no answer in time). */
+export class SourceUnreachable extends Error {
+  constructor(
+    readonly url: URL,
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`cannot reach ${url.host}: ${reason}`, options);
+  }
 }
 
 /** Suffix of in-flight downloads; such files are never a usable wheel and are swept on a later run. */
@@ -101,6 +133,7 @@ export async function fetchWheels({
   manifest,
   destDir,
   log = () => {},
+  onProgress = () => {},
   connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
 }: FetchOptions): Promise<FetchSummary> {
   const source = openSource(from, connectTimeoutMs);
@@ -114,8 +147,9 @@ export async function fetchWheels({
     if (info && Date.now() - info.mtimeMs > STALE_PART_MS) await rm(path, { force: true });
   }
 
-  const summary: FetchSummary = { fetched: 0, skipped: 0, failed: [] };
-  for (const wheel of manifest.wheels) {
+  const summary: FetchSummary = { fetched: 0, skipped: 0, bytes: 0, failed: [], stopped: null };
+  const count = manifest.wheels.length;
+  for (const [position, wheel] of manifest.wheels.entries()) {
     const { file_name, sha256 } = wheel;
     // Lock file names are plain names; anything else could write outside destDir.
     if (basename(file_name) !== file_name || file_name.startsWith('.')) {
@@ -136,8 +170,23 @@ export async function fetchWheels({
     }
 
     const tmp = join(destDir, `.${file_name}.${randomBytes(4).toString('hex')}${PART}`);
+    const progress: FetchProgress = {
+      index: position + 1,
+      count,
+      fileName: file_name,
+      received: 0,
+      size: null,
+      totalBytes: summary.bytes,
+      done: false,
+    };
+    const arrived = (bytes: number, size: number | null) => {
+      progress.received += bytes;
+      progress.totalBytes += bytes;
+      progress.size = size;
+      onProgress(progress);
+    };
     try {
-      const problem = await source.copyTo(file_name, tmp);
+      const problem = await source.copyTo(file_name, tmp, arrived);
       if (problem) {
         summary.failed.push({ file_name, reason: problem });
         continue;
@@ -154,9 +203,15 @@ export async function fetchWheels({
       }
       await rename(tmp, dest);
       summary.fetched++;
-      log(`${file_name}: fetched and verified`);
+      summary.bytes += progress.received;
+      onProgress({ ...progress, totalBytes: summary.bytes, done: true });
     } catch (err) {
       summary.failed.push({ file_name, reason: `could not copy from ${source.describe(file_name)}: ${(err as Error).message}` });
+      if (err instanceof SourceUnreachable && position + 1 < count) {
+        // Every later request would wait out the same connect timeout: stop, and say what was not tried.
+        summary.stopped = { reason: err.message, untried: manifest.wheels.slice(position + 1).map((w) => w.file_name) };
+        break;
+      }
     } finally {
       // After a successful rename this is a no-op; otherwise it removes the partial or mismatching file.
       await rm(tmp, { force: true });
@@ -171,6 +226,13 @@ export async function fetchWheels({
  */
 const WHEEL_MODE = 0o644;
 
+/** Bytes for people: "812 kB", "3.4 MB" (binary units, as the server's limits are). */
+export function formatBytes(bytes: number): string {
+  if (bytes === 0) return '0 kB';
+  if (bytes < 2 ** 20) return `${Math.max(1, Math.round(bytes / 1024))} kB`;
+  return `${(bytes / 2 ** 20).toFixed(1)} MB`;
+}
+
 /** `from` as a base URL; without a trailing slash `new URL(name, base)` would drop its last path segment. */
 export function baseUrl(from: string): string {
   return from.endsWith('/') ? from : `${from}/`;
@@ -178,8 +240,18 @@ export function baseUrl(from: string): string {
 
 interface Source {
   describe(fileName: string): string;
-  /** Writes the file to `tmp`; returns a reason when the mirror does not have it. */
-  copyTo(fileName: string, tmp: string): Promise<string | null>;
+  /** Writes the file to `tmp`, calling `arrived` as bytes come; returns a reason when the mirror does not have it. */
+  copyTo(fileName: string, tmp: string, arrived: (bytes: number, size: number | null) => void): Promise<string | null>;
+}
+
+/** Passes bytes through, counting them. */
+function counter(arrived: (bytes: number, size: number | null) => void, size: number | null): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      arrived(chunk.byteLength, size);
+      done(null, chunk);
+    },
+  });
 }
 
 /** Whether `from` names an http(s) source (anything else is a directory). */
@@ -203,7 +275,7 @@ export async function fetchWithConnectTimeout(url: URL, timeoutMs: number, metho
     const reason = controller.signal.aborted
       ? (controller.signal.reason as Error).message
       : (cause?.code ?? cause?.message ?? (error as Error).message);
-    throw new Error(`cannot reach ${url.host}: ${reason}`, { cause: error });
+    throw new SourceUnreachable(url, reason, { cause: error });
   } finally {
     clearTimeout(timer);
   }
@@ -215,15 +287,17 @@ function openSource(from: string, connectTimeoutMs: number): Source {
     const base = baseUrl(from);
     return {
       describe: (name) => new URL(name, base).href,
-      async copyTo(name, tmp) {
+      async copyTo(name, tmp, arrived) {
         const url = new URL(name, base);
         const res = await fetchWithConnectTimeout(url, connectTimeoutMs);
         if (!res.ok || !res.body) {
           await res.body?.cancel();
           return `HTTP ${res.status} ${res.statusText} for ${url.href}: the mirror does not serve this file; add it to the mirror or check the --from URL`;
         }
+        const length = Number(res.headers.get('content-length'));
         await pipeline(
           Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
+          counter(arrived, length > 0 ? length : null),
           createWriteStream(tmp, { flags: 'wx', mode: WHEEL_MODE }),
         );
         return null;
@@ -241,11 +315,15 @@ function openSource(from: string, connectTimeoutMs: number): Source {
   }
   return {
     describe: (name) => join(dir, name),
-    async copyTo(name, tmp) {
+    async copyTo(name, tmp, arrived) {
       const src = join(dir, name);
       if (!existsSync(src))
         return `not found in mirror directory ${dir}: copy ${name} there from the Pyodide release matching pyodide-lock.json`;
-      await pipeline(createReadStream(src), createWriteStream(tmp, { flags: 'wx', mode: WHEEL_MODE }));
+      await pipeline(
+        createReadStream(src),
+        counter(arrived, statSync(src).size),
+        createWriteStream(tmp, { flags: 'wx', mode: WHEEL_MODE }),
+      );
       return null;
     },
   };

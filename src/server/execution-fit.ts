@@ -111,6 +111,7 @@ export function readable(reply: ExecutionResult, newSession: boolean): string {
     `session ${reply.session_id} · cell ${reply.execution_count} · ${reply.duration_ms} ms · ${reply.success ? 'ok' : 'error'}`,
   ];
   if (reply.loaded_packages.length > 0) parts.push(`loaded packages: ${reply.loaded_packages.join(', ')}`);
+  for (const failure of reply.failed_packages) parts.push(`package ${failure.name} failed to load: ${failure.reason}`);
   if (reply.stdout) parts.push(`stdout:\n${reply.stdout}`);
   if (reply.stderr) parts.push(`stderr:\n${reply.stderr}`);
   if (reply.result !== null) parts.push(`result: ${reply.result}`);

@@ -6,6 +6,7 @@
 import type { ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { legacyHint } from '../python/legacy-hint.js';
+import type { PackageFailure } from '../wire/contract.js';
 import type { CellSource } from '../sessions/channel.js';
 import { sessionUri } from '../sessions/host-paths.js';
 import type { CellRun } from '../sessions/manager.js';
@@ -25,7 +26,8 @@ type CallExtra = Parameters<ToolCallback<undefined>>[0];
 /**
  * Runs code (or a workspace file, or a function call) in a session, sending progress notifications while it runs
  * when the client asked for them, and makes the tool's reply. `newSession`: the call started the session (no
- * session_id given), and the reply's text says so.
+ * session_id given), and the reply's text says so. `installFailures`: packages the cell's `%pip install` lines named
+ * that failed to load (installed by the server before the cell), reported with the cell's own.
  */
 export async function runCellAndReply(
   deps: ToolDeps,
@@ -33,11 +35,14 @@ export async function runCellAndReply(
   source: CellSource,
   timeoutMs: number,
   extra: CallExtra,
-  { newSession = false }: { newSession?: boolean } = {},
+  { newSession = false, installFailures = [] }: { newSession?: boolean; installFailures?: PackageFailure[] } = {},
 ): Promise<CallToolResult> {
   const stop = progressNotifier(extra, (elapsed) => ({ progress: elapsed, total: timeoutMs / 1000, message: `running for ${elapsed} s` }));
   try {
     const execution = await deps.sessions.execute(sessionId, source, timeoutMs, extra.signal);
+    if (installFailures.length > 0) {
+      execution.outcome = { ...execution.outcome, failed_packages: mergeFailures(installFailures, execution.outcome.failed_packages) };
+    }
     explainLegacyError(deps, execution, 'code' in source ? source.code : '');
     const images = execution.terminated ? [] : await readImages(deps, sessionId, execution);
     return executionReply(sessionId, execution, timeoutMs, images, {
@@ -48,6 +53,13 @@ export async function runCellAndReply(
   } finally {
     stop();
   }
+}
+
+/** Package failures of several loads as one list: one entry per package, with the first reason given for it. */
+export function mergeFailures(...lists: PackageFailure[][]): PackageFailure[] {
+  const byName = new Map<string, PackageFailure>();
+  for (const failure of lists.flat()) if (!byName.has(failure.name)) byName.set(failure.name, failure);
+  return [...byName.values()];
 }
 
 /**
@@ -132,5 +144,6 @@ export function shapeExecution(sessionId: string, execution: CellRun, timeoutMs:
     truncated: outcome.truncated,
     display: outcome.display.map((item) => (item.path ? { ...item, uri: sessionUri(sessionId, item.path) } : item)),
     loaded_packages: outcome.loaded_packages,
+    failed_packages: outcome.failed_packages,
   };
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { TRUNCATABLE } from '../wire/contract.js';
 import { fileRefSchema } from '../sessions/file-index.js';
-import { countField, orNull } from './tools/fields.js';
+import { countField, orNull, packageFailureField } from './tools/fields.js';
 import { notebookRunShape } from './notebook-cells.js';
 
 export const executionOutputShape = {
@@ -23,6 +23,11 @@ export const executionOutputShape = {
     .array(z.object({ mime_type: z.string(), path: z.string().optional(), uri: z.string().optional(), text: z.string().optional() }))
     .describe('Figures and rich outputs (IPython display protocol) in the order shown; images are also returned as image blocks'),
   loaded_packages: z.array(z.string()).describe('Offline packages loaded automatically because the code imports them'),
+  failed_packages: z
+    .array(packageFailureField)
+    .describe(
+      'Offline packages that failed to load before the code ran (those it imports, and those its %pip lines name), with why; never in loaded_packages',
+    ),
   restored: z
     .object({
       cells: z.number().describe('Cells replayed'),

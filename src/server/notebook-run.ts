@@ -13,7 +13,8 @@ import { checkCodeLength } from '../sessions/input-checks.js';
 import type { CellRun } from '../sessions/manager.js';
 import { installPackages } from './tools/install-packages.js';
 import type { ToolDeps } from './tools/shared.js';
-import { explainLegacyError, progressNotifier, shapeExecution } from './execution-reply.js';
+import type { PackageFailure } from '../wire/contract.js';
+import { explainLegacyError, mergeFailures, progressNotifier, shapeExecution } from './execution-reply.js';
 import { fitToBudget, readable } from './execution-fit.js';
 import { readImages, type Image } from './execution-figures.js';
 import type { ExecutionResult } from './execution-schema.js';
@@ -39,7 +40,7 @@ export async function runNotebook(
   for (const cell of cells) checkCodeLength(deps.config, cell.code); // refused before any cell runs
   // `%pip install` lines of any cell: installed first, as execute_code does (a running cell cannot wait for the server).
   const pip = [...new Set(cells.flatMap((cell) => pipInstallNames(cell.code)))];
-  if (pip.length > 0) await installPackages(deps, sessionId, pip);
+  const installFailures = pip.length > 0 ? (await installPackages(deps, sessionId, pip)).failed : [];
   let ran = 0;
   const stop = progressNotifier(extra, (elapsed) => ({
     progress: ran,
@@ -72,7 +73,7 @@ export async function runNotebook(
       images.push(image);
     }
   }
-  const reply = wholeRun(sessionId, path, total, cells.length - runs.length, runs);
+  const reply = wholeRun(sessionId, path, total, cells.length - runs.length, runs, installFailures);
   const options = { maxReplyBytes: deps.config.maxReplyBytes, resourceLinks: deps.config.resourceLinks, newSession: false };
   return fitToBudget(reply, images, options, (shaped) => readableRun(shaped, runs));
 }
@@ -84,6 +85,7 @@ function wholeRun(
   codeCellCount: number,
   notRun: number,
   runs: { index: number; reply: ExecutionResult }[],
+  installFailures: PackageFailure[],
 ): ExecutionResult {
   const replies = runs.map((run) => run.reply);
   const last = replies.at(-1);
@@ -114,6 +116,7 @@ function wholeRun(
     truncated: Object.keys(truncated).length > 0 ? (truncated as ExecutionResult['truncated']) : null,
     display: replies.flatMap((reply) => reply.display),
     loaded_packages: [...new Set(replies.flatMap((reply) => reply.loaded_packages))],
+    failed_packages: mergeFailures(installFailures, ...replies.map((reply) => reply.failed_packages)),
     notebook: { path, code_cells: codeCellCount, not_run: notRun, cells },
   };
 }
@@ -127,6 +130,12 @@ function readableRun(reply: ExecutionResult, runs: { index: number; reply: Execu
       (failed.length > 0 ? `, failed: cell ${failed.join(', ')}` : ', all ok') +
       (notebook.not_run > 0 ? `; ${notebook.not_run} not run after the error (pass continue_on_error: true to run past errors)` : ''),
   ];
+  // Packages of the notebook's %pip lines that failed to load (each cell's own failures are in its section).
+  for (const failure of reply.failed_packages) {
+    if (!runs.some((run) => run.reply.failed_packages.some((own) => own.name === failure.name))) {
+      parts.push(`package ${failure.name} failed to load: ${failure.reason}`);
+    }
+  }
   // The cells' own texts, shrunk with the reply when it had to be cut (the structured cells are what was kept).
   runs.forEach((run, i) => {
     const kept = notebook.cells[i]!;

@@ -5,7 +5,7 @@
  * saved before a restart (--state-dir) restores it first (src/sessions/restorer.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { RuntimeInfo } from '../wire/contract.js';
+import type { PreloadReport, RuntimeInfo } from '../wire/contract.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
 import { distributionFacts, type Distribution, type DistributionFacts } from '../python/distribution.js';
 import type { Config } from '../server/config.js';
@@ -71,11 +71,19 @@ export class SessionManager extends SessionOps {
     });
   }
 
-  /** Boots a new session (or takes a warm one) and returns it once its runtime is ready. */
-  async create(): Promise<{ id: string; runtime: RuntimeInfo; expiresAt: number }> {
+  /**
+   * Boots a new session (or takes a warm one) and returns it once its runtime is ready, with what its background
+   * preload did when it is done already (a warm session preloaded before it was taken), else null.
+   */
+  async create(): Promise<{ id: string; runtime: RuntimeInfo; expiresAt: number; preload: PreloadReport | null }> {
     // An agent waits on it (a boot, when the pool has no session ready): background work is held meanwhile.
     const session = await this.pool.foreground(() => this.boot(newSessionId(), Date.now(), true));
-    return { id: session.id, runtime: session.runtime, expiresAt: session.queue.lastUsedAt + this.config.sessionTtlMs };
+    return {
+      id: session.id,
+      runtime: session.runtime,
+      expiresAt: session.queue.lastUsedAt + this.config.sessionTtlMs,
+      preload: this.pool.preloadReport(session.channel),
+    };
   }
 
   /**
@@ -143,10 +151,10 @@ export class SessionManager extends SessionOps {
   }
 
   /**
-   * Resolves to {module: version} once the session has imported the preload set in the background ({} when there
-   * is none); rejects if it could not (what is missing is then imported on first use).
+   * Resolves to what the session's background preload imported ({module: version}) and what failed, with why, once
+   * it is done (nothing when there is no preload); rejects if it could not run (the session ended).
    */
-  preloaded(id: string): Promise<Record<string, string>> {
+  preloaded(id: string): Promise<PreloadReport> {
     return this.pool.preloaded(this.find(id).channel);
   }
 

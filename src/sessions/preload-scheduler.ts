@@ -14,7 +14,9 @@
  * Nothing starts while a call an agent waits on runs (`mayStart`: the background gate), except a preload a call waits
  * for, which starts at once whatever the slots.
  */
+import type { PreloadReport } from '../wire/contract.js';
 import type { SessionChannel } from './channel.js';
+import { capFailures } from './reply-caps.js';
 
 interface Entry {
   readonly channel: SessionChannel;
@@ -26,8 +28,10 @@ interface Entry {
   notBefore: number;
   /** A call waits for it (whenDone): it starts at once, whatever else runs. */
   awaited: boolean;
-  readonly done: Promise<Record<string, string>>;
-  resolve: (versions: Record<string, string>) => void;
+  readonly done: Promise<PreloadReport>;
+  /** What the preload did, once done. */
+  report: PreloadReport | null;
+  resolve: (report: PreloadReport) => void;
   reject: (error: Error) => void;
 }
 
@@ -70,7 +74,7 @@ export class PreloadScheduler {
     if (this.entries.has(channel) || this.closed) return;
     let resolve!: Entry['resolve'];
     let reject!: Entry['reject'];
-    const done = new Promise<Record<string, string>>((res, rej) => {
+    const done = new Promise<PreloadReport>((res, rej) => {
       resolve = res;
       reject = rej;
     });
@@ -82,6 +86,7 @@ export class PreloadScheduler {
       notBefore: urgent ? this.graceEnd() : 0,
       awaited: false,
       done,
+      report: null,
       resolve,
       reject,
     };
@@ -96,7 +101,8 @@ export class PreloadScheduler {
     });
     if (!this.preloadSet) {
       entry.state = 'done';
-      entry.resolve({});
+      entry.report = { imported: {}, failed: [] };
+      entry.resolve(entry.report);
       this.queuePrime(entry);
     } else if (urgent) this.queue.unshift(entry);
     else this.queue.push(entry);
@@ -125,8 +131,19 @@ export class PreloadScheduler {
     return this.entries.get(channel)?.state === 'done';
   }
 
-  /** Resolves to {module: version} once the session has imported its preload set; rejects if it could not. */
-  whenDone(channel: SessionChannel): Promise<Record<string, string>> {
+  /**
+   * What the session's preload did, once it is done (null while it is waiting or running, or when it could not run):
+   * create_session reports it when the session was preloaded before an agent took it.
+   */
+  reportOf(channel: SessionChannel): PreloadReport | null {
+    return this.entries.get(channel)?.report ?? null;
+  }
+
+  /**
+   * Resolves to what the session's preload imported and what failed, once it is done; rejects if it could not run
+   * (the session ended).
+   */
+  whenDone(channel: SessionChannel): Promise<PreloadReport> {
     const entry = this.entries.get(channel);
     if (!entry) return Promise.reject(new Error('this session has no preload scheduled'));
     // Someone waits for it: no grace, no waiting for a slot or for calls elsewhere to end.
@@ -169,10 +186,14 @@ export class PreloadScheduler {
     void entry.channel
       .background({ type: 'preload' })
       .then(
-        (versions) => {
+        (answer) => {
           entry.state = 'done';
+          // Security: the reasons come from the session; they are cut again here.
+          const report = { imported: answer.imported, failed: capFailures(answer.failed) };
+          entry.report = report;
           this.log(`preload imported in ${Math.round(performance.now() - started)} ms`);
-          entry.resolve(versions);
+          for (const failure of report.failed) this.log(`preload: ${failure.name} not imported: ${failure.reason}`);
+          entry.resolve(report);
           this.queuePrime(entry);
         },
         (error: Error) => {

@@ -3,7 +3,8 @@
  * user's realm (user code can rebind its functions), so every string of a cell outcome is cut here again, and a
  * whole tool reply is fitted under --max-reply-bytes. Each cut is reported in `truncated`.
  */
-import type { CellOutcome, OutputLimits, Truncation } from '../wire/contract.js';
+import type { CellOutcome, OutputLimits, PackageFailure, Truncation } from '../wire/contract.js';
+import { boundedReason } from '../wire/load-reasons.js';
 
 /** Longest Python exception type name kept. */
 export const MAX_ERROR_TYPE_CHARS = 200;
@@ -37,8 +38,14 @@ export function capOutcome(outcome: CellOutcome, limits: OutputLimits): CellOutc
     result: outcome.result === null ? null : cap('result', outcome.result, limits.result),
     error,
     display,
+    failed_packages: capFailures(outcome.failed_packages),
     truncated: Object.keys(cut).length > 0 ? cut : null,
   };
+}
+
+/** Package failures with each reason cut to MAX_LOAD_REASON_BYTES of UTF-8 again (the worker cut them already). */
+export function capFailures(failures: PackageFailure[]): PackageFailure[] {
+  return failures.map(({ name, reason }) => ({ name, reason: boundedReason(reason) }));
 }
 
 /** Size of a value as JSON text in UTF-8 bytes: what it costs on the wire. */

@@ -4,13 +4,14 @@
  * The base of SessionManager, which owns the sessions, their queues and their restore: this module only says what
  * each call does in its turn.
  */
-import type { FilePage, PackageListing, ReplyOf, RequestOf } from '../wire/contract.js';
+import type { FilePage, PackageListing, PackageLoad, ReplyOf, RequestOf } from '../wire/contract.js';
 import type { Config } from '../server/config.js';
 import { exportTurnOf, EXPORT_SLOTS, WHOLE_READ_SLOTS, type ExportTurn } from './export-turn.js';
 import type { FileRef, SessionFileIndex } from './file-index.js';
 import type { NamespaceEvents } from './namespace-events.js';
 import type { Persistence } from './persistence.js';
 import { applyChanges, type Session } from './registry.js';
+import { capFailures } from './reply-caps.js';
 import { Slots } from './slots.js';
 
 export abstract class SessionOps {
@@ -82,9 +83,14 @@ export abstract class SessionOps {
     await this.enqueue(id, (session) => session.channel.request({ type: 'install_wheel', filename, data }), data.byteLength);
   }
 
-  /** Loads offline packages into a session, queued like a cell. */
-  async loadPackages(id: string, packages: string[]): Promise<void> {
-    await this.enqueue(id, (session) => session.channel.request({ type: 'load_packages', packages }));
+  /**
+   * Loads offline packages into a session, queued like a cell: those asked for that are loaded now, and every package
+   * that failed to load (requirements too) with the loader's reason.
+   */
+  async loadPackages(id: string, packages: string[]): Promise<PackageLoad> {
+    const load = await this.enqueue(id, (session) => session.channel.request({ type: 'load_packages', packages }));
+    // Security: the reasons come from the session; they are cut again here.
+    return { loaded: load.loaded, failed: capFailures(load.failed) };
   }
 
   /**

@@ -15,7 +15,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { PyodideMcpError } from '../errors.js';
-import { HARNESS_PATH, MODERN_ADAPTER_URL } from '../paths.js';
+import type { PreloadReport } from '../wire/contract.js';
+import { HARNESS_PATH, MODERN_BOOT_CODE_URLS } from '../paths.js';
 import { isPurePython, modernVersion, readModernLock, wheelClosure, type Distribution } from '../python/distribution.js';
 import { SnapshotCache } from '../python/snapshot-cache.js';
 import { MemoryWatchdog, rssOf } from './memory-watchdog.js';
@@ -149,9 +150,14 @@ export class WarmPool {
     return this.pool.filter((channel) => channel.isReady && this.preloads.isDone(channel)).length;
   }
 
-  /** Resolves to {module: version} once the session has imported the preload set ({} when there is none). */
-  preloaded(channel: SessionChannel): Promise<Record<string, string>> {
-    if (this.config.preload.length === 0) return Promise.resolve({});
+  /** What the session's preload did if it is done already, else null (it runs in the background). */
+  preloadReport(channel: SessionChannel): PreloadReport | null {
+    return this.config.preload.length > 0 ? this.preloads.reportOf(channel) : null;
+  }
+
+  /** Resolves to what the session's preload imported and what failed, once done (nothing when there is no preload). */
+  preloaded(channel: SessionChannel): Promise<PreloadReport> {
+    if (this.config.preload.length === 0) return Promise.resolve({ imported: {}, failed: [] });
     const done = this.preloads.whenDone(channel);
     // Someone waits for it (a cell that may import): its steps are not held.
     if (!this.preloads.isDone(channel)) this.waitOn(channel, done);
@@ -371,8 +377,10 @@ export function pureClosure(distribution: Distribution, preload: string[]): stri
 
 /**
  * A snapshot holds whatever the boot code left in the interpreter, so a change to that code (the modern
- * adapter) must not reuse an older snapshot.
+ * adapter and the Python it runs) must not reuse an older snapshot.
  */
 function bootCodeHash(): string {
-  return createHash('sha256').update(readFileSync(MODERN_ADAPTER_URL)).digest('hex');
+  const hash = createHash('sha256');
+  for (const url of MODERN_BOOT_CODE_URLS) hash.update(readFileSync(url));
+  return hash.digest('hex');
 }

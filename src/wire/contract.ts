@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { MAX_LOG_CHARS } from './limits.js';
+import { MAX_LOAD_REASON_BYTES } from './load-reasons.js';
 
 export { WORKSPACE } from './limits.js';
 
@@ -107,6 +108,20 @@ export const truncationSchema = z.partialRecord(z.enum(TRUNCATABLE), count).null
 export type Truncation = z.infer<typeof truncationSchema>;
 
 /**
+ * A package that did not load, and why: the loader's own message, cut to MAX_LOAD_REASON_BYTES of UTF-8 by the worker
+ * and again by the server (src/wire/load-reasons.ts). A string of that many bytes has at most as many characters.
+ */
+export const packageFailureSchema = z.object({ name: z.string().max(200), reason: z.string().max(MAX_LOAD_REASON_BYTES) });
+export type PackageFailure = z.infer<typeof packageFailureSchema>;
+
+/** What loading packages did: those asked for that are loaded now, and every package that failed (requirements too). */
+export const packageLoadSchema = z.object({
+  loaded: z.array(z.string().max(200)).max(10_000),
+  failed: z.array(packageFailureSchema).max(10_000),
+});
+export type PackageLoad = z.infer<typeof packageLoadSchema>;
+
+/**
  * A cell outcome as the harness produces it. String sizes are NOT bounded here on purpose: the harness runs in the
  * user's realm, so the host caps every field itself (src/sessions/reply-caps.ts) instead of trusting its limits.
  */
@@ -119,6 +134,8 @@ const cellOutcomeBase = z.object({
   truncated: truncationSchema,
   /** Offline packages loaded before the run because the code imports them. */
   loaded_packages: z.array(z.string().max(200)).max(10_000),
+  /** Offline packages the code imports that failed to load before the run, and why (the run's import then says why too). */
+  failed_packages: z.array(packageFailureSchema).max(10_000),
   /** Figures and rich outputs, in the order they were shown. */
   display: z.array(displayOutputSchema),
 });
@@ -136,6 +153,7 @@ export function emptyOutcome(executionCount: number): CellOutcome {
     execution_count: executionCount,
     truncated: null,
     loaded_packages: [],
+    failed_packages: [],
     display: [],
     changes: { written: [], deleted: [] },
   };
@@ -149,6 +167,16 @@ export const packageListingSchema = z.object({
 });
 /** Packages of a session: loaded ones with versions, and those that could be loaded offline. */
 export type PackageListing = z.infer<typeof packageListingSchema>;
+
+/**
+ * What a session's background preload did: each module of the preload set imported (→ its version), and each one
+ * that is not, because its package (or one it needs) failed to load or its import raised, with why.
+ */
+export const preloadReportSchema = z.object({
+  imported: z.record(z.string().max(200), z.string().max(200)),
+  failed: z.array(packageFailureSchema).max(10_000),
+});
+export type PreloadReport = z.infer<typeof preloadReportSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The session's namespace (list_variables, inspect_variable, call_function, remove_variables, reset_session).
@@ -288,11 +316,10 @@ export const REPLIES = {
   write_file: fileChangesSchema,
   delete_file: fileChangesSchema,
   read_file: filePageSchema,
-  load_packages: z.null(),
+  load_packages: packageLoadSchema,
   list_packages: packageListingSchema,
   install_wheel: z.null(),
-  /** Imported module → version. */
-  preload: z.record(z.string().max(200), z.string().max(200)),
+  preload: preloadReportSchema,
   /** Cells run (fewer than asked when a request came first). */
   prime: z.object({ cells: count }),
   call_function: cellOutcomeSchema,
@@ -475,16 +502,16 @@ export const harnessReplySchemas = {
     EISDIR: z.number(),
     EACCES: z.number(),
   }),
-  /** Imported module → version. */
-  import_modules: z.record(z.string(), z.string()),
+  /** Imported module → version, and the modules whose import raised → the exception (`Type: message`). */
+  import_modules: z.object({ versions: z.record(z.string(), z.string()), failed: z.record(z.string(), z.string()) }),
   /** Top-level module names the code imports. */
   imported_names: z.array(z.string()),
   /** The outcome, or (when the cell left callbacks or tasks) a request to settle them and then call `finish`. */
   run: z.union([
-    cellOutcomeBase.omit({ loaded_packages: true }),
+    cellOutcomeBase.omit({ loaded_packages: true, failed_packages: true }),
     z.object({ settle: z.literal(true), interrupted: z.boolean(), tasks: z.number() }),
   ]),
-  finish: cellOutcomeBase.omit({ loaded_packages: true }),
+  finish: cellOutcomeBase.omit({ loaded_packages: true, failed_packages: true }),
   tasks: z.number(),
   install_wheel: z.null(),
   list_variables: nsReply(variableListingSchema),

@@ -102,7 +102,7 @@ describe('Sandbox and sessions (modern runtime, process isolation)', () => {
   const logs: string[] = [];
 
   before(async () => {
-    sandbox = await createSandbox({ preload: [], warmSessions: 1, timeoutSeconds: 20, log: (line) => logs.push(line) });
+    sandbox = await createSandbox({ preload: [], warmSessions: 0, timeoutSeconds: 20, log: (line) => logs.push(line) });
   });
   after(() => sandbox.close());
 

@@ -16,23 +16,9 @@ describe('figures and files', () => {
   writeFileSync(join(hostDir, 'input.csv'), 'x,y\n1,2\n3,4\n');
   writeFileSync(join(hostDir, '.env'), 'API_KEY=do-not-leak');
   before(async () => {
-    h = await startServer(
-      [
-        '--warm-sessions',
-        '1',
-        '--allow-dir',
-        hostDir,
-        '--max-session-bytes',
-        '3000000',
-        '--max-file-bytes',
-        '2000000',
-        '--max-files',
-        '40',
-      ],
-      {
-        PYODIDE_MCP_PRELOAD: 'matplotlib',
-      },
-    );
+    h = await startServer(['--allow-dir', hostDir, '--max-session-bytes', '3000000', '--max-file-bytes', '2000000', '--max-files', '40'], {
+      PYODIDE_MCP_PRELOAD: 'matplotlib',
+    });
     session_id = (await h.ok('create_session')).session_id;
   });
   after(() => h.close());

@@ -163,7 +163,8 @@ describe('Streamable HTTP without a token', () => {
   });
 
   it('on SIGTERM answers the running call with a clear error, terminates the sessions and exits 0', async () => {
-    const server = await startHttp([]);
+    // A warm session too: the exit ends it as well.
+    const server = await startHttp([], { PYODIDE_MCP_WARM_SESSIONS: '1' });
     const client = await connectHttp(server.url);
     let started!: () => void;
     const progressed = new Promise<void>((resolve) => (started = resolve));

@@ -11,7 +11,7 @@ describe('legacy runtime that explains itself', () => {
   let h: Harness;
   let session_id: string;
   before(async () => {
-    h = await startServer(['--runtime', 'legacy', '--warm-sessions', '1'], { PYODIDE_MCP_PRELOAD: 'numpy,pandas,matplotlib' });
+    h = await startServer(['--runtime', 'legacy'], { PYODIDE_MCP_PRELOAD: 'numpy,pandas,matplotlib' });
     session_id = (await h.ok('create_session')).session_id;
   });
   after(() => h.close());

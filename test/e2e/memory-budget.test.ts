@@ -88,7 +88,6 @@ describe('memory budget measured at each new session', () => {
 describe("a session's share of the server's stderr", () => {
   let h: Harness;
   before(async () => {
-    // Two warm sessions, booted while the server starts: the flooder and the bystander.
     h = await startServer();
   });
   after(() => h.close());

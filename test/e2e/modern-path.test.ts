@@ -31,7 +31,7 @@ describe('modern runtime end to end, from a loopback mirror with a test lock', (
   const requested: string[] = [];
   let http: Server;
   let base: string;
-  const flags = ['--preload', INVENTED_PRELOAD.join(','), '--lock-file', lockFile, '--warm-sessions', '1'];
+  const flags = ['--preload', INVENTED_PRELOAD.join(','), '--lock-file', lockFile];
   const env = { XDG_CACHE_HOME: cache };
 
   before(async () => {

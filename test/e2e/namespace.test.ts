@@ -12,7 +12,7 @@ describe('namespace tools', () => {
   let h: Harness;
   let s: string;
   before(async () => {
-    h = await startServer(['--timeout', '3', '--warm-sessions', '2']);
+    h = await startServer(['--timeout', '3']);
     s = (await h.ok('create_session')).session_id;
     await h.ok('execute_code', {
       session_id: s,

@@ -65,7 +65,7 @@ describe('install_packages from an index (--allow-network)', () => {
 
   before(async () => {
     index = await serveIndex(releases, files);
-    h = await startServer(['--allow-network', '--index-url', index.url, '--warm-sessions', '1']);
+    h = await startServer(['--allow-network', '--index-url', index.url]);
     session_id = (await h.ok('create_session')).session_id;
   });
   after(async () => {

@@ -50,7 +50,7 @@ describe('legacy runtime: Plotly charts as files, sandbox errors without the ver
   let session_id: string;
   before(async () => {
     // Room for three charts (about 3.5 MB each, plotly.js inlined) but not four: the quota applies to them.
-    h = await startServer(['--runtime', 'legacy', '--warm-sessions', '1', '--max-session-bytes', '12000000']);
+    h = await startServer(['--runtime', 'legacy', '--max-session-bytes', '12000000']);
     session_id = (await h.ok('create_session')).session_id;
   });
   after(() => h.close());
@@ -136,7 +136,7 @@ describe('modern runtime: sandbox errors, and .ipynb files run by run_file', () 
   let h: Harness;
   let session_id: string;
   before(async () => {
-    h = await startServer(['--runtime', 'modern', '--preload', 'none', '--warm-sessions', '1']);
+    h = await startServer(['--runtime', 'modern', '--preload', 'none']);
     session_id = (await h.ok('create_session')).session_id;
   });
   after(() => h.close());

@@ -24,7 +24,7 @@ async function exported(h: Harness, session_id: string, path = 'notebook.ipynb')
 describe('export_notebook', () => {
   let h: Harness;
   before(async () => {
-    h = await startServer(['--max-history-cells', '4', '--warm-sessions', '1']);
+    h = await startServer(['--max-history-cells', '4']);
   });
   after(() => h.close());
 
@@ -88,7 +88,7 @@ describe('register_tool', () => {
   const waiting: (() => void)[] = [];
   const nextChange = () => new Promise<void>((resolve) => waiting.push(resolve));
   before(async () => {
-    h = await startServer(['--warm-sessions', '1']);
+    h = await startServer();
     h.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changes++;
       for (const resolve of waiting.splice(0)) resolve();
@@ -246,7 +246,7 @@ describe('legacy runtime: figures, DataFrames and arrays', () => {
   let h: Harness;
   let s: string;
   before(async () => {
-    h = await startServer(['--warm-sessions', '1'], { PYODIDE_MCP_PRELOAD: 'numpy,pandas,matplotlib' });
+    h = await startServer([], { PYODIDE_MCP_PRELOAD: 'numpy,pandas,matplotlib' });
     s = (
       await h.ok('execute_code', {
         code:

@@ -8,7 +8,7 @@ describe('scientific stack, offline', () => {
   let session_id: string;
   let created: Record<string, any>;
   before(async () => {
-    h = await startServer(['--warm-sessions', '1'], { PYODIDE_MCP_PRELOAD: 'numpy,pandas,matplotlib,sympy' });
+    h = await startServer([], { PYODIDE_MCP_PRELOAD: 'numpy,pandas,matplotlib,sympy' });
     created = await h.ok('create_session');
     session_id = created.session_id;
   });

@@ -25,7 +25,7 @@ async function sigterm(h: Harness): Promise<void> {
 
 describe('restart survival (--state-dir)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pyodide-mcp-state-'));
-  const flags = ['--state-dir', dir, '--warm-sessions', '1'];
+  const flags = ['--state-dir', dir];
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('restores variables and files after SIGTERM and a new server, and says which cells failed on replay', async () => {

@@ -54,7 +54,7 @@ describe('examples', () => {
   it('openai-agents-http.mjs: an agent runs Python over Streamable HTTP with the token', { skip: skipFor('@openai/agents') }, async () => {
     const token = 'example-token-0123456789';
     const child = spawn(process.execPath, [CLI, '--http', ':0'], {
-      env: { PATH: process.env.PATH ?? '', PYODIDE_MCP_PRELOAD: 'none', PYODIDE_MCP_AUTH_TOKEN: token },
+      env: { PATH: process.env.PATH ?? '', PYODIDE_MCP_PRELOAD: 'none', PYODIDE_MCP_WARM_SESSIONS: '0', PYODIDE_MCP_AUTH_TOKEN: token },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -119,7 +119,7 @@ describe('SnapshotCache', () => {
 describe('servers and snapshots', () => {
   it('the first server builds a snapshot, the next boots from it, a corrupt one is rebuilt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'snap-e2e-'));
-    const flags = ['--snapshot-dir', dir, '--warm-sessions', '1'];
+    const flags = ['--snapshot-dir', dir];
     const first = await startServer(flags);
     const a = await first.ok('execute_code', { code: 'x = 1\nx + 1' });
     assert.equal(a.result, '2');

@@ -17,7 +17,17 @@ import { userWheelsDir } from '../../src/python/user-cache.js';
 import { checkWheelDir } from '../../src/python/wheel-check.js';
 import { defaultSource } from '../../src/python/wheels-cli.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { buildManifest, DEFAULT_PRELOAD, fetchWheels, verifyFile, type WheelEntry } from '../../src/python/wheels.js';
+import { progressReporter, StatusLine } from '../../src/python/fetch-progress.js';
+import {
+  buildManifest,
+  DEFAULT_PRELOAD,
+  fetchWheels,
+  formatBytes,
+  verifyFile,
+  type FetchProgress,
+  type WheelEntry,
+} from '../../src/python/wheels.js';
+import { writeMirror } from '../fake-wheels.js';
 
 const CLI = join(fileURLToPath(import.meta.url), '..', '..', '..', 'src', 'cli.js');
 const tmpRoot = mkdtempSync(join(tmpdir(), 'pyodide-mcp-wheels-'));
@@ -107,11 +117,11 @@ describe('fetchWheels from a local directory mirror', () => {
     assert.deepEqual(readdirSync(dest).sort(), [alpha.file_name, beta.file_name].sort());
 
     const second = await fetchWheels({ from: mirror, manifest: { wheels: [alpha, beta] }, destDir: dest });
-    assert.deepEqual(second, { fetched: 0, skipped: 2, failed: [] });
+    assert.deepEqual(second, { fetched: 0, skipped: 2, bytes: 0, failed: [], stopped: null });
 
     writeFileSync(join(dest, alpha.file_name), 'corrupt');
     const third = await fetchWheels({ from: mirror, manifest: { wheels: [alpha, beta] }, destDir: dest, log: (l) => lines.push(l) });
-    assert.deepEqual(third, { fetched: 1, skipped: 1, failed: [] });
+    assert.deepEqual(third, { fetched: 1, skipped: 1, bytes: statSync(join(mirror, alpha.file_name)).size, failed: [], stopped: null });
     assert.ok(await verifyFile(join(dest, alpha.file_name), alpha.sha256));
     assert.ok(lines.some((l) => l.includes(alpha.file_name) && l.includes('does not match')));
   });
@@ -155,6 +165,167 @@ test('fetchWheels from an http mirror on loopback', async (t) => {
   assert.match(summary.failed[0]!.reason, /HTTP 404/);
   for (const w of manifest.wheels) assert.ok(await verifyFile(join(dest, w.file_name), w.sha256));
   assert.equal(readdirSync(dest).length, 2);
+});
+
+test('fetchWheels stops when the source stops answering midway, and says what it did not try', async (t) => {
+  const { mirror, manifest } = syntheticMirror(['alpha', 'beta', 'gamma']);
+  const [alpha, beta, gamma] = manifest.wheels as [WheelEntry, WheelEntry, WheelEntry];
+  const server = createServer((req, res) => {
+    // The network goes away after the first wheel (a laptop leaving the Wi-Fi): later connections are refused.
+    server.close();
+    res.writeHead(200, { connection: 'close' }).end(readFileSync(join(mirror, decodeURIComponent(req.url!.slice(1)))));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => server.close());
+  const dest = freshDir('dest');
+  const started = Date.now();
+  const summary = await fetchWheels({ from: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, manifest, destDir: dest });
+  assert.equal(summary.fetched, 1);
+  assert.equal(summary.bytes, statSync(join(mirror, alpha.file_name)).size);
+  assert.deepEqual(
+    summary.failed.map((f) => f.file_name),
+    [beta.file_name],
+  );
+  assert.match(summary.failed[0]!.reason, /cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED/);
+  assert.match(summary.stopped!.reason, /cannot reach/);
+  assert.deepEqual(summary.stopped!.untried, [gamma.file_name]);
+  assert.ok(Date.now() - started < 5000, 'no connect timeout waited out per wheel');
+  assert.deepEqual(readdirSync(dest), [alpha.file_name]);
+});
+
+describe('fetch-wheels progress', () => {
+  const progress = (over: Partial<FetchProgress>): FetchProgress => ({
+    index: 1,
+    count: 2,
+    fileName: 'alpha-1.0-py3-none-any.whl',
+    received: 0,
+    size: 3 * 2 ** 20,
+    totalBytes: 0,
+    done: false,
+    ...over,
+  });
+
+  test('in a terminal: one line rewritten in place, at most every 100 ms, and always for a new or stored wheel', () => {
+    const written: string[] = [];
+    const status = new StatusLine({ write: (text: string) => written.push(text), columns: 200 });
+    let clock = 1000;
+    const report = progressReporter({ line: (text) => status.line(text), status: (text) => status.update(text) }, () => clock);
+    report(progress({ received: 2 ** 20, totalBytes: 2 ** 20 }));
+    clock += 50;
+    report(progress({ received: 2 * 2 ** 20, totalBytes: 2 * 2 ** 20 })); // too soon: not drawn
+    clock += 60;
+    report(progress({ received: 2.5 * 2 ** 20, totalBytes: 2.5 * 2 ** 20 }));
+    report(progress({ received: 3 * 2 ** 20, totalBytes: 3 * 2 ** 20, done: true }));
+    report(progress({ index: 2, fileName: 'beta-1.0-py3-none-any.whl', received: 1024, size: null, totalBytes: 3 * 2 ** 20 + 1024 }));
+    status.line('fetch-wheels: done');
+    assert.deepEqual(written, [
+      '\rfetch-wheels: [1/2] 1.0 MB of 3.0 MB, 1.0 MB so far: alpha-1.0-py3-none-any.whl\x1b[K',
+      '\rfetch-wheels: [1/2] 2.5 MB of 3.0 MB, 2.5 MB so far: alpha-1.0-py3-none-any.whl\x1b[K',
+      '\rfetch-wheels: [1/2] verified, 3.0 MB so far: alpha-1.0-py3-none-any.whl\x1b[K',
+      '\rfetch-wheels: [2/2] 1 kB, 3.0 MB so far: beta-1.0-py3-none-any.whl\x1b[K',
+      // A line of its own clears the status line first.
+      '\r\x1b[K',
+      'fetch-wheels: done\n',
+    ]);
+  });
+
+  test('a narrow terminal cuts the file name, never the figures; an unknown width counts as 80 columns', () => {
+    const written: string[] = [];
+    new StatusLine({ write: (text: string) => written.push(text), columns: 60 }).update(
+      'fetch-wheels: [1/2] 1.0 MB of 3.0 MB, 1.0 MB so far: alpha-1.0-py3-none-any.whl',
+    );
+    // 59 columns of text: 58 of the line and the ellipsis (the last column stays free, so nothing wraps).
+    assert.equal(written[0], '\rfetch-wheels: [1/2] 1.0 MB of 3.0 MB, 1.0 MB so far: alpha…\x1b[K');
+    new StatusLine({ write: (text: string) => written.push(text), columns: 0 }).update('x'.repeat(100));
+    assert.equal(written[1], `\r${'x'.repeat(78)}…\x1b[K`);
+  });
+
+  test('not a terminal: one plain line per wheel stored, and the bytes in the summary (the CLI, stderr piped)', async (t) => {
+    const root = freshDir('progress');
+    const lockFile = join(root, 'lock.json');
+    const mirror = join(root, 'mirror');
+    const lock = writeMirror(mirror, lockFile, [
+      {
+        name: 'inventedone',
+        version: '1.0',
+        files: { 'inventedone/__init__.py': 'X = 1\n', 'inventedone/data.bin': randomBytes(300_000) },
+      },
+      {
+        name: 'inventedtwo',
+        version: '1.0',
+        depends: ['inventedone'],
+        files: { 'inventedtwo/__init__.py': 'Y = 2\n', 'inventedtwo/data.bin': randomBytes(1_500_000) },
+      },
+    ]);
+    const served = await loopback(t, (req, res) => {
+      const path = join(mirror, decodeURIComponent(new URL(req.url!, 'http://x').pathname.slice(1)));
+      if (!existsSync(path)) return void res.writeHead(404).end();
+      const body = readFileSync(path);
+      res.writeHead(200, { 'content-length': body.byteLength }).end(req.method === 'HEAD' ? undefined : body);
+    });
+    const dest = freshDir('dest');
+    const r = await runAsync(['--from', served.url, '--lock-file', lockFile, '--preload', 'inventedtwo', '--dest', dest], {});
+    assert.equal(r.status, 0, r.stderr);
+    const [one, two] = ['inventedone', 'inventedtwo'].map((name) => lock.packages[name]!.file_name) as [string, string];
+    const size = (file: string) => statSync(join(mirror, file)).size;
+    assert.deepEqual(r.stderr.split('\n'), [
+      `fetch-wheels: fetching 2 wheel(s) for inventedtwo from ${served.url} into ${dest}`,
+      `  [1/2] ${one}: ${formatBytes(size(one))}, verified (${formatBytes(size(one))} so far)`,
+      `  [2/2] ${two}: ${formatBytes(size(two))}, verified (${formatBytes(size(one) + size(two))} so far)`,
+      `fetch-wheels: 2/2 wheels for inventedtwo present and verified in ${dest} (2 fetched, ${formatBytes(size(one) + size(two))}; ` +
+        '0 already present); the server runs Python 3.14.2 on its next start',
+      '',
+    ]);
+  });
+});
+
+test('fetch-wheels: when the source stops answering midway, the rest is named and a later run fetches only that', async (t) => {
+  const root = freshDir('resume');
+  const lockFile = join(root, 'lock.json');
+  const mirror = join(root, 'mirror');
+  const lock = writeMirror(
+    mirror,
+    lockFile,
+    ['inventedone', 'inventedtwo', 'inventedthree'].map((name, i) => ({
+      name,
+      version: '1.0',
+      depends: i === 2 ? ['inventedone', 'inventedtwo'] : [],
+      files: { [`${name}/__init__.py`]: `X = ${i}\n`, [`${name}/data.bin`]: randomBytes(100_000) },
+    })),
+  );
+  const [one, two, three] = ['inventedone', 'inventedtwo', 'inventedthree'].map((name) => lock.packages[name]!.file_name);
+  /** A loopback mirror; `flaky`: it stops listening once it has sent one wheel (the laptop left the Wi-Fi). */
+  const serve = async (flaky: boolean) => {
+    const server = createServer((req, res) => {
+      const body = readFileSync(join(mirror, decodeURIComponent(req.url!.slice(1))));
+      if (req.method === 'HEAD') return void res.writeHead(200, { 'content-length': body.byteLength }).end();
+      if (flaky) server.close();
+      res.writeHead(200, { connection: 'close' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => server.close());
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  };
+  const first = await serve(true);
+  const size = (...files: string[]) => formatBytes(files.reduce((sum, file) => sum + statSync(join(mirror, file)).size, 0));
+  const dest = freshDir('dest');
+  const args = (url: string) => ['--from', url, '--lock-file', lockFile, '--preload', 'inventedthree', '--dest', dest];
+  const r = await runAsync(args(first), {});
+  assert.equal(r.status, 1, r.stderr);
+  assert.ok(r.stderr.includes(`\n  [1/3] ${one}: ${size(one!)}, verified`), r.stderr);
+  assert.match(
+    r.stderr,
+    new RegExp(`\\n  FAILED ${two}: could not copy from ${first}${two}: cannot reach 127\\.0\\.0\\.1:\\d+: ECONNREFUSED\\n`),
+  );
+  assert.match(r.stderr, new RegExp(`\\n  STOPPED: ${first} stopped answering; 1 wheel\\(s\\) not tried: ${three}\\n`));
+  assert.ok(
+    r.stderr.includes(`fetch-wheels: 1/3 wheels present and verified in ${dest} (${size(one!)} fetched now); 2 missing or unverified`),
+  );
+  // Back online: only what is missing is fetched.
+  const again = await runAsync(args(await serve(false)), {});
+  assert.equal(again.status, 0, again.stderr);
+  assert.ok(again.stderr.includes(`(2 fetched, ${size(two!, three!)}; 1 already present)`), again.stderr);
+  assert.deepEqual(readdirSync(dest).sort(), [one, two, three, 'manifest.json'].sort());
 });
 
 /** A loopback server that records each request and answers with `answer` (default: 404). */
@@ -216,7 +387,13 @@ describe('pyodide-mcp fetch-wheels as a child process (real lock)', () => {
       assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
       const lines = r.stderr.trim().split('\n');
       assert.equal(lines.length, 1, r.stderr);
-      assert.match(lines[0]!, /^fetch-wheels: cannot reach 127\.0\.0\.1:\d+: .*nothing changed.*npx pyodide-mcp fetch-wheels/);
+      // The whole URL it tried, which is what a user mirrors, and how to list the files to put there.
+      assert.ok(lines[0]!.startsWith(`fetch-wheels: cannot reach ${base}v${version}/full/ (`), lines[0]);
+      assert.match(lines[0]!, /\((ECONNREFUSED|no answer within 1 s)\); nothing fetched, nothing changed\./);
+      assert.match(
+        lines[0]!,
+        /npx pyodide-mcp fetch-wheels --write-manifest-only --dest <dir>` names its \d+ wheels in <dir>\/manifest\.json; put them in <dir> and pass --from <dir>\.$/,
+      );
       assert.deepEqual(readdirSync(cache), [], 'the cache is not even created');
     }
   });
@@ -263,8 +440,21 @@ describe('the per-user wheel cache', () => {
     const destDir = userWheelsDir(env, modernVersion());
     const gets = () => served.requests.filter((r) => r.startsWith('GET')).length;
 
-    assert.deepEqual(await fetchWheels({ from: served.url, manifest, destDir }), { fetched: 2, skipped: 0, failed: [] });
-    assert.deepEqual(await fetchWheels({ from: served.url, manifest, destDir }), { fetched: 0, skipped: 2, failed: [] });
+    const bytes = (...wheels: WheelEntry[]) => wheels.reduce((sum, w) => sum + statSync(join(mirror, w.file_name)).size, 0);
+    assert.deepEqual(await fetchWheels({ from: served.url, manifest, destDir }), {
+      fetched: 2,
+      skipped: 0,
+      bytes: bytes(...manifest.wheels),
+      failed: [],
+      stopped: null,
+    });
+    assert.deepEqual(await fetchWheels({ from: served.url, manifest, destDir }), {
+      fetched: 0,
+      skipped: 2,
+      bytes: 0,
+      failed: [],
+      stopped: null,
+    });
     assert.equal(gets(), 2, 'the second install downloads nothing');
 
     const [alpha] = manifest.wheels as [WheelEntry];
@@ -280,7 +470,9 @@ describe('the per-user wheel cache', () => {
     assert.deepEqual(await fetchWheels({ from: served.url, manifest, destDir, log: (l) => lines.push(l) }), {
       fetched: 1,
       skipped: 1,
+      bytes: bytes(alpha),
       failed: [],
+      stopped: null,
     });
     assert.equal(gets(), 3);
     assert.ok(await verifyFile(join(destDir, alpha.file_name), alpha.sha256));
@@ -301,7 +493,10 @@ describe('postinstall', () => {
     assert.ok(Date.now() - started < 5000);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-    assert.match(r.stderr, /^pyodide-mcp: cannot reach .*npx pyodide-mcp fetch-wheels/);
+    assert.match(
+      r.stderr,
+      /^pyodide-mcp: cannot reach http:\/\/127\.0\.0\.1:\d+\/v[\d.]+\/full\/ \(ECONNREFUSED\).*npx pyodide-mcp fetch-wheels/,
+    );
     assert.deepEqual(readdirSync(cache), []);
   });
 

@@ -9,7 +9,7 @@ import { startServer, textOf, type Harness } from '../helpers.js';
 describe('process isolation', () => {
   let h: Harness;
   before(async () => {
-    h = await startServer(['--isolation', 'process', '--warm-sessions', '2', '--timeout', '60']);
+    h = await startServer(['--isolation', 'process', '--timeout', '60']);
   });
   after(() => h.close());
 

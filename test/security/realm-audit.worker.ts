@@ -113,10 +113,11 @@ async function main(port: workerThreads.MessagePort): Promise<void> {
   const seen = new Set<unknown>();
   const findings: string[] = [];
   if (!init.control && typeof timer !== 'number') findings.push(`setTimeout returned a ${typeof timer}, not a number`);
+  // Breadth first, read by an index: shift() on a queue this long moved its entries each time (quadratic).
   const queue: [unknown, string][] = [...roots];
   let visited = 0;
-  while (queue.length > 0) {
-    const [object, path] = queue.shift()!;
+  for (let next = 0; next < queue.length; next++) {
+    const [object, path] = queue[next]!;
     if ((typeof object !== 'object' && typeof object !== 'function') || object === null || seen.has(object)) continue;
     seen.add(object);
     visited++;

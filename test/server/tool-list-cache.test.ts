@@ -28,7 +28,7 @@ describe('tools/list cache', () => {
   const names = (result: ListToolsResult) => result.tools.map((t) => t.name);
 
   before(async () => {
-    running = await startInMemory(['--preload', 'none', '--warm-sessions', '1']);
+    running = await startInMemory(['--preload', 'none', '--warm-sessions', '0']);
     ({ created, client } = running);
     const handlers = (created.server.server as unknown as { _requestHandlers: Map<string, (r: unknown, e: unknown) => Promise<unknown>> })
       ._requestHandlers;

@@ -21,7 +21,7 @@ describe('tools over the in-memory transport', () => {
   };
 
   before(async () => {
-    running = await startInMemory(['--preload', 'none', '--warm-sessions', '1', '--max-output-chars', '50', '--max-reply-bytes', '65536']);
+    running = await startInMemory(['--preload', 'none', '--warm-sessions', '0', '--max-output-chars', '50', '--max-reply-bytes', '65536']);
     ({ client } = running);
   });
   after(() => running.close());

@@ -30,8 +30,8 @@ describe('background preload (legacy runtime)', () => {
     // Code runs at once, whether or not the preload has begun (its steps queue behind or between requests).
     const first = await run(created.id, 'print(6*7)');
     assert.equal(first.stdout, '42\n');
-    const versions = await sessions.preloaded(created.id);
-    assert.deepEqual(versions, { numpy: '1.17.5', matplotlib: '3.3.3' });
+    const report = await sessions.preloaded(created.id);
+    assert.deepEqual(report, { imported: { numpy: '1.17.5', matplotlib: '3.3.3' }, failed: [] });
     // Imported into sys.modules, not the user's namespace; the pyplot warm-up ran after the lockdown too.
     const after = await run(created.id, "import sys\n('numpy' in sys.modules, 'matplotlib.pyplot' in sys.modules, 'np' in dir())");
     assert.equal(after.result, '(True, True, False)');
@@ -48,7 +48,7 @@ describe('background preload (legacy runtime)', () => {
     );
     assert.equal(outcome.result, "(10, 'module://pyodide_mcp_backend')");
     assert.equal(outcome.display.length, 1);
-    assert.deepEqual(await pending, { numpy: '1.17.5', matplotlib: '3.3.3' });
+    assert.deepEqual(await pending, { imported: { numpy: '1.17.5', matplotlib: '3.3.3' }, failed: [] });
     // Still one interpreter, with the user's names intact after the background steps.
     assert.equal((await run(created.id, 'np.__name__, plt.__name__')).result, "('numpy', 'matplotlib.pyplot')");
     await sessions.close(created.id);

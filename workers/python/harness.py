@@ -11,7 +11,7 @@ import builtins
 import gc
 import json
 
-from . import environment, import_hooks, namespace_ops, packages, sandbox_hints
+from . import environment, failed_loads, import_hooks, namespace_ops, packages, sandbox_hints
 from .cell import Session
 from .display import install_display_helpers
 
@@ -23,6 +23,7 @@ environment.cap_recursion_limit()
 _session = Session()
 install_display_helpers(_session.outputs.display_objects)
 _after_import = import_hooks.install()
+failed_loads.install()
 sandbox_hints.install(_after_import)
 _session.rich_output.install(_after_import)
 environment.remember_builtins()

@@ -24,13 +24,19 @@ def install_wheel(filename, data):
 
 
 def import_preloaded(names):
-    """Imports the preload set into sys.modules (so a user's `import numpy` costs nothing) and
-    returns {name: version}. Touches nothing in the user's namespace."""
+    """Imports the preload set into sys.modules (so a user's `import numpy` costs nothing) and returns
+    {"versions": {name: version}, "failed": {name: "Type: message"}}: a module whose import raises is reported, and
+    the others are imported all the same. Touches nothing in the user's namespace."""
     import importlib
 
     versions = {}
+    failed = {}
     for name in names:
-        module = importlib.import_module(name)
+        try:
+            module = importlib.import_module(name)
+        except Exception as error:
+            failed[name] = "%s: %s" % (type(error).__name__, error)
+            continue
         versions[name] = str(getattr(module, "__version__", ""))
         if name == "matplotlib":
             # The first plot of a session should not pay for pyplot, its backend and the font cache
@@ -41,7 +47,7 @@ def import_preloaded(names):
             figure.gca().set_title("warm-up")
             figure.canvas.draw()
             pyplot.close(figure)
-    return versions
+    return {"versions": versions, "failed": failed}
 
 
 def imported_names(code):

@@ -32,6 +32,23 @@ def _distributions():
     return found
 
 
+def _not_loaded():
+    """Canonical names of offline packages whose files are in place but that did not load: the modern runtime's loader
+    unpacks a wheel (marking it INSTALLER pyodide.loadPackage) before it loads its libraries, and leaves a package
+    whose library failed out of `loadedPackages`. The legacy runtime writes no such mark: nothing here."""
+    try:
+        import pyodide_js
+
+        loaded = set(_canonical(name) for name in pyodide_js.loadedPackages.to_py())
+    except Exception:
+        return set()
+    missing = set()
+    for name, dist in _distributions().items():
+        if name not in loaded and (dist.read_text("INSTALLER") or "").strip() == "pyodide.loadPackage":
+            missing.add(name)
+    return missing
+
+
 def requested_names(words):
     """The package names of `pip install` arguments (version specifiers and extras dropped)."""
     names, skip = [], False
@@ -60,10 +77,16 @@ def _install(words, out, err):
         err.write("ERROR: You must give at least one requirement to install (e.g. pip install scipy)\n")
         return 1
     installed = _distributions()
+    not_loaded = _not_loaded()
     fresh, status = [], 0
     for name in names:
         dist = installed.get(_canonical(name))
-        if dist is None:
+        if _canonical(name) in not_loaded:
+            err.write(
+                "ERROR: %s failed to load: the reply's failed_packages says why (so does import).\n" % (name,)
+            )
+            status = 1
+        elif dist is None:
             err.write(
                 "ERROR: %s is not installed: in this sandbox the server installs packages named on %%pip install lines "
                 "of an execute_code cell before it runs (or use the install_packages tool).\n" % (name,)

@@ -3,7 +3,15 @@
  * `__repr__`, a property). Both run inside the cell scope (realm/cell-scope.ts): the cell's callbacks run inside it
  * and nowhere else, and the host's deadline interrupts it.
  */
-import type { FunctionCall, HarnessReplyOf, HarnessRequestOf, OutputLimits, WorkerCellOutcome } from '../../src/wire/contract.js';
+import type {
+  FunctionCall,
+  HarnessReplyOf,
+  HarnessRequestOf,
+  OutputLimits,
+  PackageLoad,
+  WorkerCellOutcome,
+} from '../../src/wire/contract.js';
+import { boundedReason } from '../../src/wire/load-reasons.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { cellScope } from './realm/cell-scope.js';
 import { fatalReason } from './realm/fatal-reason.js';
@@ -38,7 +46,9 @@ export class CellRunner {
     const { harness, interruptSignal } = this;
     // A stale interrupt (signalled just as the previous call ended) must not hit this one.
     Atomics.store(interruptSignal, 0, 0);
-    const loaded = await cellScope.host(() => this.loadImportedPackages(code));
+    // Nothing loads between cells: what a failed library load of the last cell left (through ctypes, say) goes now.
+    this.runtime.forgetFailedLoads();
+    const { loaded, failed } = await cellScope.host(() => this.loadImportedPackages(code));
     // Security: the cell's callbacks run inside it (settle) and nowhere else (end); see cell-scope.ts.
     cellScope.begin();
     let outcome: WorkerCellOutcome;
@@ -63,7 +73,7 @@ export class CellRunner {
       }
       if ('settle' in reply) throw new WorkerCrash('The harness asked to settle a cell twice; the session cannot continue.');
       // Still inside the cell: whatever user code this triggers (it owns the realm's prototypes) is the cell's.
-      outcome = { ...reply, loaded_packages: loaded, changes: this.workspace.collectChanges() };
+      outcome = { ...reply, loaded_packages: loaded, failed_packages: failed, changes: this.workspace.collectChanges() };
     } finally {
       cellScope.end();
     }
@@ -89,21 +99,24 @@ export class CellRunner {
 
   /**
    * Loads offline packages that the code imports but that are not loaded yet, like a notebook user would
-   * expect `import scipy` to just work. The common case (no import statement) costs one regex test.
+   * expect `import scipy` to just work. The common case (no import statement) costs one regex test. A package that
+   * fails to load is reported with the cell; the cell still runs, and its import says why too.
    */
-  private async loadImportedPackages(code: string): Promise<string[]> {
-    if (!/\bimport\b/.test(code)) return [];
+  private async loadImportedPackages(code: string): Promise<PackageLoad> {
+    const none: PackageLoad = { loaded: [], failed: [] };
+    if (!/\bimport\b/.test(code)) return none;
     const { runtime } = this;
     const names = this.harness('imported_names', { code });
     const wanted = runtime.packagesForImports(names);
-    if (wanted.length === 0) return [];
+    if (wanted.length === 0) return none;
     try {
-      await this.workspace.trusted(() => runtime.loadPackages(wanted));
-      return wanted;
+      // A package that fails is logged by the runtime, as its loader reports it.
+      return await this.workspace.trusted(() => runtime.loadPackages(wanted), runtime.installFootprint(wanted));
     } catch (error) {
-      // The cell still runs: its ImportError then tells the user what is missing.
-      this.log(`auto-loading ${wanted.join(', ')} failed: ${(error as Error).message}`);
-      return [];
+      // The loader itself threw: every package asked for is reported with its message; the cell still runs.
+      const message = String((error as Error)?.message ?? error);
+      this.log(`auto-loading ${wanted.join(', ')} failed: ${message}`);
+      return { loaded: [], failed: wanted.map((name) => ({ name, reason: boundedReason(message) })) };
     }
   }
 }

@@ -5,6 +5,7 @@
  * how their replies and failures are sent: dispatch.ts.
  */
 import type { PackageListing, RequestOf, WorkerFileChanges, WorkerOp, WorkerReplyOf } from '../../src/wire/contract.js';
+import { bufferFootprint } from './archive-footprint.js';
 import type { PythonRuntime } from './runtime/types.js';
 import { cellScope } from './realm/cell-scope.js';
 import type { CellRunner } from './cell.js';
@@ -80,7 +81,9 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
       const ended = ctx.ended();
       if (ended) throw ended;
       const wanted = runtime.packagesForImports([name]);
-      if (wanted.length > 0) await host(() => workspace.trusted(() => runtime.loadPackages(wanted)));
+      return wanted.length > 0
+        ? host(() => workspace.trusted(() => runtime.loadPackages(wanted), runtime.installFootprint(wanted)))
+        : { loaded: [], failed: [] };
     },
     importModule: (name: string) => {
       const ended = ctx.ended();
@@ -114,13 +117,15 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
       workspace.delete(path);
       return changesReply(workspace.collectChanges());
     },
-    load_packages: async ({ packages }) => {
-      await host(() => workspace.trusted(() => runtime.loadPackages(packages)));
-      return { value: null };
-    },
+    load_packages: async ({ packages }) => ({
+      value: await host(() => workspace.trusted(() => runtime.loadPackages(packages), runtime.installFootprint(packages))),
+    }),
     install_wheel: async ({ filename, data }) => {
       // A wheel the server fetched and verified (--allow-network); unpacked by the harness.
-      await host(() => workspace.trusted(() => harness('install_wheel', { filename, data: Buffer.from(data).toString('base64') })));
+      const footprint = bufferFootprint(data);
+      await host(() =>
+        workspace.trusted(() => harness('install_wheel', { filename, data: Buffer.from(data).toString('base64') }), footprint),
+      );
       return { value: null };
     },
     list_packages: async () => {
@@ -128,10 +133,10 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
       return { value: listing };
     },
     preload: async () => {
-      const versions = await preload(ctx.preloadSet, preloadSteps, work, () => betweenSteps(ctx.holdSignal));
+      const report = await preload(ctx.preloadSet, preloadSteps, work, () => betweenSteps(ctx.holdSignal));
       // The packages' transit copies (each file read whole before it is unpacked) go now, while idle.
       if (ctx.preloadSet.length > 0) collectGarbage?.();
-      return { value: versions };
+      return { value: report };
     },
     prime: async ({ cells: count }) => {
       const ran = await prime(count, {

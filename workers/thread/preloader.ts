@@ -9,7 +9,12 @@
  * The worker runs one thing at a time (SerialWork): the preload is cut into steps (load one package's files, import
  * one module), and a request that arrives meanwhile runs after the current step, before the next. A cell that
  * imports a preloaded package before its step came loads it itself (session.worker.ts, loadImportedPackages).
+ *
+ * A package that fails to load, or a module whose import raises, is reported in the preload's answer and the rest are
+ * preloaded all the same; create_session then names it (src/sessions/warm-pool.ts).
  */
+import type { PackageFailure, PackageLoad, PreloadReport } from '../../src/wire/contract.js';
+import { boundedReason } from '../../src/wire/load-reasons.js';
 
 // Captured when the module loads, before the lockdown empties the realm. (Atomics.waitAsync is ES2024: in every
 // supported Node, not in the ES2023 lib this project compiles against.)
@@ -55,32 +60,45 @@ export class SerialWork {
 
 /** What one step of the preload does; each runs alone (inside SerialWork) and as the worker's own work. */
 export interface PreloadSteps {
-  /** Loads one package's files (and its requirements') from the distribution. */
-  load(name: string): Promise<void>;
-  /** Imports one module and returns {module: version} (the harness's `import_modules`). */
-  importModule(name: string): Promise<Record<string, string>>;
+  /** Loads the package of one import name (and its requirements') from the distribution. */
+  load(name: string): Promise<PackageLoad>;
+  /** Imports one module: {versions: {module: version}, failed: {module: why}} (the harness's `import_modules`). */
+  importModule(name: string): Promise<{ versions: Record<string, string>; failed: Record<string, string> }>;
 }
 
 /**
  * Loads, then imports, each of `names`, one step at a time through `work`; between steps, `betweenSteps` (ops.ts)
  * turns the event loop once, so that a request that arrived during a step is queued before the next one, and waits
- * while the server holds background work (a call an agent waits on runs). Resolves to {module: version}; rejects at
- * the first step that fails (the rest are then imported on first use, like any offline package).
+ * while the server holds background work (a call an agent waits on runs). Resolves to what was imported and what was not, with why: a name whose packages did not
+ * all load is not imported (its import would only fail the same way). Rejects only when a step throws (the session
+ * ended); what was not imported then is imported on first use, like any offline package.
  */
 export async function preload(
   names: string[],
   steps: PreloadSteps,
   work: SerialWork,
   betweenSteps: () => Promise<void>,
-): Promise<Record<string, string>> {
-  const versions: Record<string, string> = {};
+): Promise<PreloadReport> {
+  const imported: Record<string, string> = {};
+  const failed: PackageFailure[] = [];
+  const loaded: string[] = [];
   for (const name of names) {
     await betweenSteps();
-    await work.run(() => steps.load(name));
+    const load = await work.run(() => steps.load(name));
+    if (load.failed.length === 0) loaded.push(name);
+    else failed.push({ name, reason: loadFailureReason(name, load.failed) });
   }
-  for (const name of names) {
+  for (const name of loaded) {
     await betweenSteps();
-    Object.assign(versions, await work.run(() => steps.importModule(name)));
+    const result = await work.run(() => steps.importModule(name));
+    Object.assign(imported, result.versions);
+    for (const [module, reason] of Object.entries(result.failed)) failed.push({ name: module, reason: boundedReason(reason) });
   }
-  return versions;
+  return { imported, failed };
+}
+
+/** Why a preload name did not load: its own package's reason, or each failed package's (a requirement's) by name. */
+function loadFailureReason(name: string, failures: PackageFailure[]): string {
+  if (failures.length === 1 && failures[0]!.name === name) return failures[0]!.reason;
+  return boundedReason(failures.map((failure) => `${failure.name}: ${failure.reason}`).join('; '));
 }

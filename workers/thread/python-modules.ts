@@ -33,6 +33,7 @@ const PYTHON_MODULES: Readonly<Record<string, string>> = {
   'namespace_ops.py': `${HARNESS_PACKAGE}/namespace_ops.py`,
   'value_facts.py': `${HARNESS_PACKAGE}/value_facts.py`,
   'import_hooks.py': `${HARNESS_PACKAGE}/import_hooks.py`,
+  'failed_loads.py': `${HARNESS_PACKAGE}/failed_loads.py`,
   'rich_output.py': `${HARNESS_PACKAGE}/rich_output.py`,
   'sandbox_hints.py': `${HARNESS_PACKAGE}/sandbox_hints.py`,
   // IPython cell syntax (magics, `!` commands): imported only by a cell that may use it (cell.py).

@@ -6,6 +6,7 @@
 import type { EmscriptenFS } from './runtime/types.js';
 import type { FileLimits, WorkerFileChanges } from '../../src/wire/contract.js';
 import { WORKSPACE } from '../../src/wire/limits.js';
+import type { Footprint } from './archive-footprint.js';
 import { FileQuota } from './file-quota.js';
 import { useNullPrototypeDirectories } from './memfs-directories.js';
 
@@ -52,9 +53,12 @@ export class Workspace {
     this.quota = new FileQuota(FS, limits, errno);
   }
 
-  /** Runs the worker's own package installation, with the quota lifted for package files only (FileQuota.trusted). */
-  trusted<T>(work: () => Promise<T> | T): Promise<T> {
-    return this.quota.trusted(work);
+  /**
+   * Runs the worker's own package installation, with the quota lifted for package files only and for at most what
+   * the archives being installed hold (FileQuota.trusted).
+   */
+  trusted<T>(work: () => Promise<T> | T, footprint: Footprint): Promise<T> {
+    return this.quota.trusted(work, footprint);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RUNTIME_KINDS } from '../../wire/contract.js';
+import { packageFailureField } from './fields.js';
 import { toolReply, ok, type ToolDeps } from './shared.js';
 
 export const runtimeShape = z.object({
@@ -22,12 +23,21 @@ export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): Re
         session_id: z.string(),
         expires_at: z.string().describe('ISO time at which the session expires if unused'),
         runtime: runtimeShape,
-        packages: z.record(z.string(), z.string()).describe('The preload set and its versions (imported in the background)'),
+        packages: z
+          .record(z.string(), z.string())
+          .describe('The preload set and its versions (imported in the background), without the modules of failed_packages'),
+        failed_packages: z
+          .array(packageFailureField)
+          .describe(
+            'Modules of the preload set that failed to load or import, with why: known when the session was preloaded before it was handed out; otherwise a cell that imports one reports it',
+          ),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async () => {
-      const { id, runtime, expiresAt } = await deps.sessions.create();
+      const { id, runtime, expiresAt, preload } = await deps.sessions.create();
+      const failed = preload?.failed ?? [];
+      const packages = Object.fromEntries(Object.entries(runtime.packages).filter(([name]) => !failed.some((f) => f.name === name)));
       return ok({
         session_id: id,
         expires_at: new Date(expiresAt).toISOString(),
@@ -37,7 +47,8 @@ export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): Re
           distribution: runtime.kind,
           reason: deps.sessions.distribution.reason,
         },
-        packages: runtime.packages,
+        packages,
+        failed_packages: failed,
       });
     }),
   );

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { checkCodeLength, timeoutFor } from '../../sessions/input-checks.js';
 import { executionOutputShape, runCellAndReply } from '../execution-reply.js';
 import { pipInstallNames } from '../../python/pip-lines.js';
+import type { PackageFailure } from '../../wire/contract.js';
 import { installPackages } from './install-packages.js';
 import { toolReply, optionalArg, timeoutField, type ToolDeps } from './shared.js';
 
@@ -30,19 +31,23 @@ export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): Regi
       const timeoutMs = timeoutFor(config, timeout_seconds);
       // `%pip install` lines: the server installs their packages first (a running cell cannot wait for it).
       const pip = pipInstallNames(code);
+      // A package that fails to load does not stop the cell: its reply names it, and the cell's import says why.
       if (session_id) {
-        if (pip.length > 0) await installPackages(deps, session_id, pip);
-        return runCellAndReply(deps, session_id, { code }, timeoutMs, extra);
+        const installFailures = pip.length > 0 ? (await installPackages(deps, session_id, pip)).failed : [];
+        return runCellAndReply(deps, session_id, { code }, timeoutMs, extra, { installFailures });
       }
       const { id } = await sessions.create();
+      let installFailures: PackageFailure[] = [];
       if (pip.length > 0) {
         // The reply of a refused install carries no session id: the new session would be unreachable.
-        await installPackages(deps, id, pip).catch(async (error: unknown) => {
-          await sessions.close(id).catch(() => {});
-          throw error;
-        });
+        installFailures = (
+          await installPackages(deps, id, pip).catch(async (error: unknown) => {
+            await sessions.close(id).catch(() => {});
+            throw error;
+          })
+        ).failed;
       }
-      return runCellAndReply(deps, id, { code }, timeoutMs, extra, { newSession: true });
+      return runCellAndReply(deps, id, { code }, timeoutMs, extra, { newSession: true, installFailures });
     }),
   );
 }

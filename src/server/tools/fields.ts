@@ -3,6 +3,7 @@
  * take null, nullable results as `anyOf`, counts without fake bounds.
  */
 import { z } from 'zod';
+import { MAX_LOAD_REASON_BYTES } from '../../wire/load-reasons.js';
 
 /**
  * An optional parameter that also accepts null, read as absent. Models send null for "not given", and some clients
@@ -60,3 +61,12 @@ export const dottedNameField = z
   .describe(
     'A name in the session namespace, or a dotted path of attributes (e.g. "df", "df.columns", "np.linalg.solve"); never evaluated as code',
   );
+
+/** A package that failed to load, as execute_code, install_packages and create_session report it. */
+export const packageFailureField = z.object({
+  name: z.string().describe('The package (or, for create_session, the preloaded module) that did not load'),
+  reason: z
+    .string()
+    .max(MAX_LOAD_REASON_BYTES)
+    .describe(`Why, in the loader's own words (at most ${MAX_LOAD_REASON_BYTES} bytes of UTF-8)`),
+});

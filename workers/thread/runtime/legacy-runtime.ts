@@ -5,8 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { PackageLoad } from '../../../src/wire/contract.js';
+import { boundedReason } from '../../../src/wire/load-reasons.js';
 import type { EmscriptenFS, PythonRuntime } from './types.js';
 import type { InterruptSignalView } from './interrupt-signal.js';
+import { legacyInstallFootprint } from './legacy-footprint.js';
 import { LEGACY_PATCHES_PY } from './legacy-patches.js';
 
 /** The subset of the 0.17.1 public API (`globalThis.pyodide`) that this adapter uses. Untyped upstream. */
@@ -20,6 +23,8 @@ export interface Pyodide017 {
   setInterruptBuffer?: (buffer: InterruptSignalView | undefined) => void;
   _module: {
     FS: EmscriptenFS;
+    /** Emscripten 2.0's table of loaded libraries: name → handle → entry (`module` is "loading" until loaded). */
+    LDSO: { loadedLibNames: Record<string, number>; loadedLibs: Record<number, { module: unknown }> };
     packages: {
       dependencies: Record<string, string[]>;
       import_name_to_package_name: Record<string, string>;
@@ -84,6 +89,33 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
   );
 
   const available = Object.keys(pyodide._module.packages.dependencies).sort();
+  // Before any user code: the dependency table is copied now (legacy-footprint.ts).
+  const installFootprint = legacyInstallFootprint(distDir, pyodide._module.packages.dependencies, () => pyodide.loadedPackages);
+
+  /**
+   * A library whose load failed keeps its entry, still "loading", so importing it again says "dynamic module does not
+   * define module export function" instead of why (measured: a file that is no library, then imported twice). 0.17.1
+   * loads libraries synchronously (a dlopen at import; shared-library packages from a promise callback, in one go),
+   * so whenever this runs no load is in progress and such an entry is a failed load's: it goes, and the next import
+   * tries again and reports the reason again. Unlike the modern runtime's rollback (dynlib-rollback.ts), global
+   * offset table entries a failed library left unresolved stay: 0.17.1's linker lets a library loaded later define them.
+   */
+  const forgetFailedLoads = () => {
+    const { loadedLibNames, loadedLibs } = pyodide._module.LDSO;
+    for (const name of Object.keys(loadedLibNames)) {
+      const handle = loadedLibNames[name]!;
+      if (loadedLibs[handle]?.module !== 'loading') continue;
+      delete loadedLibNames[name];
+      delete loadedLibs[handle];
+    }
+  };
+  // The harness's import finder calls it before each import (workers/python/failed_loads.py), as on the modern runtime.
+  Object.defineProperty(pyodide, '_pyodide_mcp_forget_failed_loads', {
+    value: forgetFailedLoads,
+    writable: false,
+    configurable: false,
+    enumerable: false,
+  });
 
   const runtime: PythonRuntime = {
     kind: 'legacy',
@@ -110,12 +142,12 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
       };
     },
 
-    async loadPackages(names: string[]): Promise<void> {
+    async loadPackages(names: string[]): Promise<PackageLoad> {
       // Only names from packages.json: 0.17 would also accept URLs ending in .js (refused by importScripts anyway).
       const unknown = names.filter((name) => !available.includes(name));
       if (unknown.length > 0) throw new Error(`legacy runtime: unknown package(s): ${unknown.join(', ')}`);
       const errors: string[] = [];
-      // 0.17 reports failures through the error callback instead of rejecting; collect them and throw.
+      // 0.17 reports failures through the error callback instead of rejecting (as the modern loader does).
       await pyodide.loadPackage(
         names,
         // Progress ("Loading numpy from …", one line per package) is not logged: failures come through onError.
@@ -125,11 +157,19 @@ export function legacyRuntime(pyodide: Pyodide017, distDir: string, log: (messag
           log(`legacy runtime: ${message}`);
         },
       );
-      const missing = names.filter((name) => !(name in pyodide.loadedPackages));
-      if (errors.length > 0 || missing.length > 0) {
-        throw new Error(`legacy runtime: loading ${names.join(', ')} failed: ${errors.join('; ') || missing.join(', ')}`);
-      }
+      const failed = names
+        .filter((name) => !(name in pyodide.loadedPackages))
+        .map((name) => {
+          // Its messages name a package by its script ("Couldn't load package from URL …/numpy.js"), when at all.
+          const own = errors.filter((message) => message.includes(`/${name}.js`) || message.includes(`'${name}'`));
+          const reason = (own.length > 0 ? own : errors).join('; ') || 'not loaded, and the package loader gave no reason';
+          return { name, reason: boundedReason(reason) };
+        });
+      return { loaded: names.filter((name) => name in pyodide.loadedPackages), failed };
     },
+
+    forgetFailedLoads,
+    installFootprint,
 
     packagesForImports(importNames: string[]): string[] {
       const byImport = pyodide._module.packages.import_name_to_package_name;

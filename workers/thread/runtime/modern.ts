@@ -4,8 +4,20 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileFootprint, NO_FOOTPRINT, PACKAGE_METADATA, type Footprint } from '../archive-footprint.js';
 import { loaderWithSnippets } from './em-snippet-loader.js';
+import type { PackageFailure, PackageLoad } from '../../../src/wire/contract.js';
+import { boundedReason } from '../../../src/wire/load-reasons.js';
+import { installDynlibRollback } from './dynlib-rollback.js';
+import { installPackageUnpack } from './package-unpack.js';
 import type { BootOptions, EmscriptenFS, PythonRuntime } from './types.js';
+
+/** How Pyodide's package loader introduces a package's failure on its error stream; the next message is the reason. */
+const FAILURE_HEADER = /^The following error occurred while loading (.+):$/;
+
+// Captured when the module loads, before user code exists (installFootprint).
+const { apply } = Reflect;
+const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
   const { loadPyodide } = await import('pyodide');
@@ -26,9 +38,24 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
     ...(options.snapshot ? { _loadSnapshot: options.snapshot } : {}),
     ...(options.makeSnapshot ? { _makeSnapshot: true } : {}),
   });
+  // Before any package is loaded (the snapshot's preload set below): archives are unpacked in place, with no
+  // temporary file in /tmp (package-unpack.ts says why). On every boot: a snapshot restored holds what its maker's was.
+  installPackageUnpack((code) => pyodide.runPython(code));
   const lock = (await import(lockFileURL, { with: { type: 'json' } })).default as {
-    packages: Record<string, { file_name: string; imports: string[]; version: string }>;
+    packages: Record<string, { name: string; file_name: string; imports: string[]; version: string; depends: string[] }>;
   };
+  // What a failed library load leaves in the linker is undone (dynlib-rollback.ts). The harness's import finder asks
+  // for that before each import (workers/python/failed_loads.py): a function on the API object, `pyodide_js` in Python.
+  const rollback = installDynlibRollback((pyodide as unknown as { _module: Record<string, unknown> })._module);
+  Object.defineProperty(pyodide, '_pyodide_mcp_forget_failed_loads', {
+    value: () => rollback.forgetFailedLoads(),
+    writable: false,
+    configurable: false,
+    enumerable: false,
+  });
+  // pyodide.loadedPackages is keyed by the lock entries' `name` (e.g. "Bottleneck"), the lock by the normalized name.
+  const keyOfName = new Map(Object.entries(lock.packages).map(([key, pkg]) => [pkg.name, key]));
+  const isLoaded = (key: string) => (lock.packages[key]?.name ?? key) in pyodide.loadedPackages;
 
   // Lock entries whose wheel the host verified against the lock (src/python/wheel-check.ts): the only packages this
   // runtime loads (Pyodide itself does not check a local file's hash in Node). Fixed for the server's life, and
@@ -41,15 +68,60 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
   const availablePackages = () => [...available];
   const packagesForImports = (importNames: string[]) =>
     Object.entries(lock.packages)
-      .filter(
-        ([name, pkg]) =>
-          present.has(pkg.file_name) && !(name in pyodide.loadedPackages) && pkg.imports.some((imp) => importNames.includes(imp)),
-      )
+      .filter(([name, pkg]) => present.has(pkg.file_name) && !isLoaded(name) && pkg.imports.some((imp) => importNames.includes(imp)))
       .map(([name]) => name);
-  const loadPackages = async (names: string[]) => {
-    if (names.length === 0) return;
-    // Progress messages (one per package) are not logged; failures are.
-    await pyodide.loadPackage(names, { messageCallback: () => {}, errorCallback: options.log, checkIntegrity: true });
+  const loadPackages = async (names: string[]): Promise<PackageLoad> => {
+    if (names.length === 0) return { loaded: [], failed: [] };
+    // Pyodide's loader does not throw for a package that fails: it reports it on its error stream, "The following
+    // error occurred while loading X:" then the reason, and leaves it out of loadedPackages.
+    const reasons = new Map<string, string>();
+    let failing: string | null = null;
+    const onError = (message: string) => {
+      options.log(message);
+      const header = FAILURE_HEADER.exec(message);
+      if (header) failing = header[1]!;
+      else if (failing !== null) {
+        reasons.set(failing, boundedReason(String(message)));
+        failing = null;
+      }
+    };
+    rollback.forgetFailedLoads();
+    try {
+      // Progress messages (one per package) are not logged; failures are.
+      await pyodide.loadPackage(names, { messageCallback: () => {}, errorCallback: onError, checkIntegrity: true });
+    } finally {
+      rollback.forgetFailedLoads();
+    }
+    const failed: PackageFailure[] = [...reasons].map(([name, reason]) => ({ name: keyOfName.get(name) ?? name, reason }));
+    for (const name of names) {
+      if (!isLoaded(name) && !failed.some((failure) => failure.name === name)) {
+        failed.push({ name, reason: 'not loaded, and the package loader gave no reason (the server log may have more)' });
+      }
+    }
+    return { loaded: names.filter(isLoaded), failed };
+  };
+
+  const wheelsDir = options.wheelsDir;
+  const installFootprint = (names: string[]): Footprint => {
+    if (!wheelsDir) return NO_FOOTPRINT;
+    // What loadPackage unpacks: these packages and their dependencies not loaded yet. Index loops and a record
+    // without prototype: user code can replace Array and Set methods, and this bounds what the quota lifts.
+    const queue: string[] = [];
+    for (let i = 0; i < names.length; i++) queue[i] = names[i]!;
+    const seen: Record<string, true> = Object.create(null);
+    let bytes = 0;
+    let files = 0;
+    for (let i = 0; i < queue.length; i++) {
+      const name = queue[i]!;
+      if (seen[name] || !hasOwn(lock.packages, name) || hasOwn(pyodide.loadedPackages, lock.packages[name]!.name ?? name)) continue;
+      seen[name] = true;
+      const pkg = lock.packages[name]!;
+      const archive = fileFootprint(join(wheelsDir, pkg.file_name));
+      bytes += archive.bytes + PACKAGE_METADATA.bytes;
+      files += archive.files + PACKAGE_METADATA.files;
+      for (let j = 0; j < pkg.depends.length; j++) queue[queue.length] = pkg.depends[j]!;
+    }
+    return { bytes, files };
   };
 
   const snapshotImports = options.snapshotImports ?? [];
@@ -76,9 +148,16 @@ export async function bootModern(options: BootOptions): Promise<PythonRuntime> {
       return fn;
     },
     loadPackages,
+    forgetFailedLoads: () => rollback.forgetFailedLoads(),
+    installFootprint,
     packagesForImports,
     loadedPackages() {
-      return Object.fromEntries(Object.keys(pyodide.loadedPackages).map((name) => [name, lock.packages[name]?.version ?? '']));
+      return Object.fromEntries(
+        Object.keys(pyodide.loadedPackages).map((name) => {
+          const key = keyOfName.get(name) ?? name;
+          return [key, lock.packages[key]?.version ?? ''];
+        }),
+      );
     },
     availablePackages,
     packageVersions(importNames) {
@@ -110,6 +189,10 @@ function makeSnapshot(pyodide: { loadedPackages: Record<string, unknown>; makeMe
   } finally {
     Object.assign(loadedPackages, loaded);
   }
+}
+
+function hasOwn(record: object, key: string): boolean {
+  return apply(hasOwnProperty, record, [key]);
 }
 
 function safeReaddir(dir: string): string[] {

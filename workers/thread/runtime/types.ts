@@ -3,7 +3,8 @@
  * Each distribution (modern `pyodide` npm package, legacy `@pyodide/pyodide@0.17.1`)
  * has one adapter implementing it; nothing else in the worker knows which is loaded.
  */
-import type { RuntimeKind } from '../../../src/wire/contract.js';
+import type { PackageLoad, RuntimeKind } from '../../../src/wire/contract.js';
+import type { Footprint } from '../archive-footprint.js';
 import type { InterruptSignalView } from './interrupt-signal.js';
 
 /** Options for booting a runtime inside the worker thread. */
@@ -72,8 +73,23 @@ export interface PythonRuntime {
    * once (not by name per call) keeps the hot path short and out of reach of user code.
    */
   bindFunction(expression: string): (arg: string) => string;
-  /** Loads packages from local files only (never the network). */
-  loadPackages(names: string[]): Promise<void>;
+  /**
+   * Loads packages (and what they require) from local files only, never the network. A package that fails to load is
+   * reported in `failed` with the loader's own message (cut to MAX_LOAD_REASON_BYTES), never in `loaded`; the call
+   * rejects only when it cannot start (an unknown name).
+   */
+  loadPackages(names: string[]): Promise<PackageLoad>;
+  /**
+   * Modern runtime: removes what shared libraries that failed to load left in the dynamic linker, so the next attempt
+   * reports why again and other libraries still load (runtime/dynlib-rollback.ts); nothing while a load runs. Legacy:
+   * nothing to do.
+   */
+  forgetFailedLoads(): void;
+  /**
+   * What loadPackages(names) may write at most: the files of these packages' archives and of their dependencies not
+   * loaded yet, as the archives declare them. The file quota lifts itself by this much during the install.
+   */
+  installFootprint(names: string[]): Footprint;
   /**
    * Packages that provide any of these top-level import names, can be loaded offline, and are not loaded
    * yet (e.g. ['numpy', 'os'] → ['numpy'] if numpy is available but not loaded).
