@@ -31,6 +31,15 @@ function stateOf(pid: number): string | null {
   }
 }
 
+/** True while one of the process's threads runs (the cell's worker thread; the main thread waits on its pipes). */
+function threadRunning(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((task) => stateOf(Number(task)) === 'R');
+  } catch {
+    return false;
+  }
+}
+
 describe('background work waits for the calls an agent waits on (process isolation)', { skip: !linux && 'reads /proc' }, () => {
   let server: Harness;
   let pid: number;
@@ -43,6 +52,9 @@ describe('background work waits for the calls an agent waits on (process isolati
 
   it('stops the pool boot while a cell runs, still refills the pool under a call that never ends, and resumes after', async () => {
     await eventually(async () => (await server.ok('server_info')).warm_sessions === 1, 120_000, 'the pool booted');
+    // The pool's one session is the one create_session takes: its process runs the cell.
+    const [cellPid, ...others] = childrenOf(pid);
+    assert.equal(others.length, 0, 'one session process before the create');
     const { session_id } = await server.ok('create_session');
     const abort = new AbortController();
     // A cell that runs until cancelled: the gate is closed the whole time, except for its release windows.
@@ -54,13 +66,16 @@ describe('background work waits for the calls an agent waits on (process isolati
       .catch((error: Error) => error);
     let settled = false;
     void running.then(() => (settled = true));
+    // The cell runs (a session taken while it primed is stopped for a moment between the create and the cell).
+    await eventually(async () => threadRunning(cellPid!), 60_000, 'the cell running');
     // The replacement boot starts in a release window and is stopped when the gate closes again.
-    await eventually(async () => childrenOf(pid).some((child) => stateOf(child) === 'T'), 120_000, 'a stopped pool boot');
-    // The session running the cell is never stopped.
-    assert.ok(
-      childrenOf(pid).some((child) => stateOf(child) !== 'T'),
-      'the session running the cell is not stopped',
-    );
+    const stoppedBoot = () => childrenOf(pid).some((child) => child !== cellPid && stateOf(child) === 'T');
+    await eventually(async () => stoppedBoot(), 120_000, 'a stopped pool boot');
+    // The session running the cell is never stopped: sampled while the boot is.
+    for (let i = 0; i < 20; i++) {
+      assert.notEqual(stateOf(cellPid!), 'T', 'the session running the cell is not stopped');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     // Nothing starves: booted in the release windows, the pool is full again while the cell still runs.
     await eventually(async () => (await server.ok('server_info')).warm_sessions === 1, 240_000, 'the pool refilled during the call');
     assert.equal(settled, false, 'the cell was still running');
