@@ -7,9 +7,11 @@
  * So a preload starts only while no session is booting, and at most `slots` run at once (cores − 1, at least 1: a
  * core stays free for the cells agents are waiting on). Sessions an agent holds go before warm ones.
  *
- * After its preload (or at once when nothing is preloaded), a session is primed (the `prime` request,
- * workers/thread/prime.ts): lowest priority, only while no session boots and no preload waits, and the worker stops it at
- * the agent's first request.
+ * A session is primed (the `prime` request, workers/thread/prime.ts) as soon as it is up, before its preload and
+ * whether or not other sessions boot: it is short (0.3 s of CPU), and it is what makes an agent's first calls in a
+ * session as fast as later ones. When it came last (only while no session booted and no preload waited), a server
+ * whose pool was refilling after a burst of creates handed out unprimed sessions (measured in the bench's foreground
+ * section). The worker stops it at the agent's first request.
  *
  * Nothing starts while a call an agent waits on runs (`mayStart`: the background gate), except a preload a call waits
  * for, which starts at once whatever the slots.
@@ -99,17 +101,17 @@ export class PreloadScheduler {
       }
       if (entry.state === 'waiting' || entry.state === 'running') entry.reject(reason);
     });
+    this.queuePrime(entry);
     if (!this.preloadSet) {
       entry.state = 'done';
       entry.report = { imported: {}, failed: [] };
       entry.resolve(entry.report);
-      this.queuePrime(entry);
     } else if (urgent) this.queue.unshift(entry);
     else this.queue.push(entry);
     this.pump();
   }
 
-  /** Called once per entry: when it is added without a preload, or when its preload is done. */
+  /** Called once per entry, when it is added. */
   private queuePrime(entry: Entry): void {
     if (this.primeCells === 0 || this.closed || !this.entries.has(entry.channel)) return;
     this.primes.push(entry);
@@ -167,13 +169,13 @@ export class PreloadScheduler {
     // A held session's preload starts even while others boot: an agent may be waiting on it (SessionManager.execute).
     const eligible = (entry: Entry) => Date.now() >= entry.notBefore && (entry.urgent || this.booting() === 0);
     while (!this.closed && this.running < this.slots) {
-      const index = this.queue.findIndex(eligible);
-      if (index < 0) {
-        // Priming last: while nothing boots and no preload could start.
-        if (this.primes.length === 0 || this.booting() > 0 || this.queue.length > 0) return;
+      // Priming first (see the top of this file).
+      if (this.primes.length > 0) {
         this.startPrime(this.primes.shift()!);
         continue;
       }
+      const index = this.queue.findIndex(eligible);
+      if (index < 0) return;
       this.startPreload(index);
     }
   }
@@ -194,7 +196,6 @@ export class PreloadScheduler {
           this.log(`preload imported in ${Math.round(performance.now() - started)} ms`);
           for (const failure of report.failed) this.log(`preload: ${failure.name} not imported: ${failure.reason}`);
           entry.resolve(report);
-          this.queuePrime(entry);
         },
         (error: Error) => {
           entry.state = 'failed';
