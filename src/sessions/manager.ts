@@ -76,7 +76,8 @@ export class SessionManager extends SessionOps {
    * preload did when it is done already (a warm session preloaded before it was taken), else null.
    */
   async create(): Promise<{ id: string; runtime: RuntimeInfo; expiresAt: number; preload: PreloadReport | null }> {
-    const session = await this.boot(newSessionId(), Date.now(), true);
+    // An agent waits on it (a boot, when the pool has no session ready): background work is held meanwhile.
+    const session = await this.pool.foreground(() => this.boot(newSessionId(), Date.now(), true));
     return {
       id: session.id,
       runtime: session.runtime,
@@ -205,7 +206,7 @@ export class SessionManager extends SessionOps {
    * (the call then goes on as usual). What the restore did waits for takeRestoreReport().
    */
   async restore(id: string): Promise<boolean> {
-    const report = await this.restorer.restore(id);
+    const report = await this.pool.foreground(() => this.restorer.restore(id));
     const session = this.sessions.get(id);
     if (!report || !session) return false;
     session.restoreReport = report;
@@ -258,7 +259,8 @@ export class SessionManager extends SessionOps {
       void this.persistence.forget(session.id);
       this.namespaceEvents.gone(session.id);
     }
-    if (!this.closing) this.persistence.sweep(this.restorer.inUse(), now);
+    // The state store's sweep is background work: not while a call an agent waits on runs (it comes again).
+    if (!this.closing && this.pool.backgroundMayRun) this.persistence.sweep(this.restorer.inUse(), now);
   }
 
   /** Ends every session; later calls fail with SERVER_CLOSING. */
@@ -284,7 +286,8 @@ export class SessionManager extends SessionOps {
     return session.queue.run(async () => {
       // When its turn comes the session may have died meanwhile: find() then says why.
       const current = this.find(session.id);
-      return task(current).finally(() => this.persistence.touched(current));
+      // An agent waits on it: the server's background work is held meanwhile (src/sessions/background-gate.ts).
+      return this.pool.foreground(() => task(current)).finally(() => this.persistence.touched(current));
     }, bytes);
   }
 
