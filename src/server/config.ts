@@ -195,6 +195,8 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     wheelDirs: wheelDirs(read('wheels-dir'), cwd, env),
     /** The pyodide-lock.json given with --lock-file (absolute), or undefined for the pinned one. */
     lockFile: ((value) => (value === undefined ? undefined : resolve(cwd, value)))(read('lock-file')),
+    /** Prefix of session ids (--instance-id), or null. */
+    instanceId: read('instance-id') ?? null,
     /** Streamable HTTP (--http): null serves stdio. */
     http: {
       listen: read('http') ?? null,

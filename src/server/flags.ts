@@ -9,6 +9,7 @@ import { ISOLATIONS, RUNTIME_KINDS } from '../wire/contract.js';
 import { DEFAULT_PRELOAD } from '../python/wheels.js';
 import { DEFAULT_MAX_WASM_MEMORY_MB } from '../supervisor/worker-sandbox.js';
 import { COMPACT_TOOL_NAMES } from './tools/index.js';
+import { INSTANCE_ID } from '../sessions/session-id.js';
 
 const seconds = (max: number) => z.coerce.number().positive().max(max);
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -99,6 +100,7 @@ export const FLAGS = {
   profile: { schema: z.enum(['full', 'compact']), default: 'full', help: `Tool set: "full" (every tool) or "compact" (${COMPACT_TOOL_NAMES.join(', ')}, with shorter descriptions, for small context windows).` },
   'wheels-dir': { schema: z.string().min(1).optional(), default: undefined, help: "Directory of the modern runtime's wheels, used instead of the defaults (the package's wheels/, then $XDG_CACHE_HOME/pyodide-mcp/<pyodide version>/wheels, else ~/.cache/…, filled by `pyodide-mcp fetch-wheels`)." },
   'lock-file': { schema: z.string().min(1).optional(), default: undefined, help: "pyodide-lock.json the modern runtime loads packages by and verifies wheels against, instead of the installed pyodide package's own (a mirror's or a test's lock with extra packages; `pyodide-mcp fetch-wheels --lock-file` takes the same file). It decides which wheel bytes are trusted: name only a file you trust." },
+  'instance-id': { schema: z.string().regex(INSTANCE_ID, 'expected 1 to 32 of a-z, 0-9 and "-", not starting or ending with "-" (e.g. py-3)').optional(), default: undefined, help: 'Routing prefix of this server\'s session ids: they become "<instance-id>.<192 random bits>", so a proxy in front of several servers can send a call to the one holding its session from session_id alone; a call naming another instance\'s session fails with WRONG_INSTANCE, naming that instance. Default: none (ids are the random part alone). Saved sessions (--state-dir) keep their ids.' },
   http: { schema: listenAddress.optional(), default: undefined, cliOnly: true, help: 'Serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio: [HOST]:PORT, HOST 127.0.0.1 when left out, PORT 0 picks a free one (default: stdio).' },
   'auth-token': { schema: z.string().min(16, 'a token must be at least 16 characters').max(4096).optional(), default: undefined, cliOnly: true, help: 'With --http: every request must carry "Authorization: Bearer TOKEN" (401 otherwise). Required to bind a non-loopback address. Prefer the env twin: a flag is visible in the process list.' },
   'allowed-hosts': { schema: list.pipe(z.array(z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)$/, 'expected host names without ports')).min(1)).optional(), default: undefined, cliOnly: true, help: 'With --http: comma-separated host names the server answers to in the Host and Origin headers (DNS-rebinding protection). Default: localhost, 127.0.0.1 and [::1] on a loopback address; any host otherwise (the token guards it).' },

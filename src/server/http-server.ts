@@ -6,12 +6,12 @@
  * in flight is checked; then the request waits in its client's queue (src/server/fair-dispatch.ts: round-robin
  * over clients, one per event-loop turn) and only then does the SDK get the parsed body.
  */
-import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SessionManager } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
+import { newSessionId } from '../sessions/session-id.js';
 import { allowedHostNames, bearerCheck, hostAllowed } from './http-access.js';
 import { DROPPED, FairDispatcher } from './fair-dispatch.js';
 import { ByteBudget, readJsonBody } from './http-body.js';
@@ -212,7 +212,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       if (!read.ok) return refuseUnreadBody(req, res, read.refusal, options.bodyTimeoutMs);
       const transport = new StreamableHTTPServerTransport({
         // Security: 192 bits from the CSPRNG. The id routes requests; the token (when set) is what authorizes them.
-        sessionIdGenerator: () => randomBytes(24).toString('base64url'),
+        // With --instance-id it carries the same prefix as session ids, so a proxy routes the MCP session too.
+        sessionIdGenerator: () => newSessionId(manager.instanceId),
         maxRequestBodySize: options.maxBodyBytes,
         onsessioninitialized: (id) => {
           clients.set(id, client!);

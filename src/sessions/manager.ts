@@ -4,7 +4,6 @@
  * that a late caller is told why a session is gone instead of getting a silent new one. A call naming a session
  * saved before a restart (--state-dir) restores it first (src/sessions/restorer.ts).
  */
-import { randomBytes } from 'node:crypto';
 import type { PreloadReport, RuntimeInfo } from '../wire/contract.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
 import { distributionFacts, type Distribution, type DistributionFacts } from '../python/distribution.js';
@@ -20,6 +19,7 @@ import { SessionRegistry, type Session, type SessionSummary } from './registry.j
 import { SessionRestorer, type RestoreReport } from './restorer.js';
 import { SessionOps } from './session-ops.js';
 import { SessionQueue } from './session-queue.js';
+import { foreignInstanceError, newSessionId } from './session-id.js';
 import { WarmPool } from './warm-pool.js';
 
 export type { CellRun, ExportTurn, RestoreReport, SessionSummary };
@@ -76,7 +76,7 @@ export class SessionManager extends SessionOps {
    * preload did when it is done already (a warm session preloaded before it was taken), else null.
    */
   async create(): Promise<{ id: string; runtime: RuntimeInfo; expiresAt: number; preload: PreloadReport | null }> {
-    const session = await this.boot(newSessionId(), Date.now(), true);
+    const session = await this.boot(newSessionId(this.instanceId), Date.now(), true);
     return {
       id: session.id,
       runtime: session.runtime,
@@ -205,6 +205,7 @@ export class SessionManager extends SessionOps {
    * (the call then goes on as usual). What the restore did waits for takeRestoreReport().
    */
   async restore(id: string): Promise<boolean> {
+    this.route(id);
     const report = await this.restorer.restore(id);
     const session = this.sessions.get(id);
     if (!report || !session) return false;
@@ -226,6 +227,7 @@ export class SessionManager extends SessionOps {
    * (not restored since a restart) is deleted without being restored. Throws if the session does not exist.
    */
   async close(id: string): Promise<void> {
+    this.route(id);
     if (!this.sessions.has(id) && !this.restorer.has(id) && (await this.persistence.status(id)) === 'yes') {
       await this.persistence.forget(id);
       this.sessions.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed. ${NEW_SESSION_HINT}`));
@@ -296,11 +298,24 @@ export class SessionManager extends SessionOps {
 
   /** A live session, or an error that says why there is none. No side effects: expiry is the sweep's job. */
   private find(id: string): Session {
+    this.route(id);
     return this.sessions.find(id);
   }
-}
 
-/** 192 bits from the CSPRNG, base64url: unguessable and safe in URIs. */
-function newSessionId(): string {
-  return randomBytes(24).toString('base64url');
+  /**
+   * The operator's routing prefix of this server's session ids (--instance-id), or null: ids are then the random
+   * part alone.
+   */
+  get instanceId(): string | null {
+    return this.config.instanceId;
+  }
+
+  /**
+   * Throws WRONG_INSTANCE for an id that names another instance (src/sessions/session-id.ts): the caller is told
+   * where to send it rather than that the session does not exist. Every call naming a session passes here first.
+   */
+  route(id: string): void {
+    const error = foreignInstanceError(id, this.config.instanceId);
+    if (error) throw error;
+  }
 }

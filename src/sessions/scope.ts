@@ -181,8 +181,12 @@ export class SessionScope implements SessionAccess {
     return call as SessionManager[K];
   }
 
-  /** The id if this scope created it; otherwise the error for an unknown id, word for word. */
+  /**
+   * The id if this scope created it; otherwise the error for an unknown id, word for word (or WRONG_INSTANCE for an
+   * id that names another server: the caller's own id says so, it reveals nothing).
+   */
   private own(id: string): string {
+    this.manager.route(id);
     if (!this.owned.has(id)) throw unknownSessionError(id);
     return id;
   }

@@ -17,14 +17,15 @@ import { join } from 'node:path';
 import type { FileLimits } from '../wire/contract.js';
 import { UsageError } from '../errors.js';
 import { privateDirProblem } from '../python/user-cache.js';
+import { SESSION_ID } from './session-id.js';
 import { checkDir, readRegular, writeAtomic } from './state-files.js';
 import { CellLogs, type LogRead, type LoggedCell } from './state-log.js';
 import { WorkspaceManifests, type StoredFile } from './state-manifest.js';
 
 export type { LoggedCell, StoredFile };
 
-/** A session id as newSessionId() makes them: 24 random bytes in base64url, nothing else may become a path. */
-export const SESSION_ID = /^[A-Za-z0-9_-]{32}$/;
+// A session id as newSessionId() makes them (src/sessions/session-id.ts): nothing else may become a path.
+export { SESSION_ID };
 
 const VERSION = 1;
 

@@ -98,6 +98,7 @@ const SAMPLES: Record<FlagName, Sample> = {
   profile: { value: 'compact', field: (c) => c.profile, expected: 'compact', bad: 'tiny' },
   'wheels-dir': { value: '/opt/wheels', field: (c) => c.wheelDirs, expected: [{ path: '/opt/wheels', private: false }], bad: '' },
   'lock-file': { value: '/opt/mirror/pyodide-lock.json', field: (c) => c.lockFile, expected: '/opt/mirror/pyodide-lock.json', bad: '' },
+  'instance-id': { value: 'py-3', field: (c) => c.instanceId, expected: 'py-3', bad: 'Py_3' },
   http: { value: '[::1]:8931', field: (c) => c.http.listen, expected: { host: '::1', port: 8931 }, bad: '127.0.0.1:70000' },
   'auth-token': { value: 'x'.repeat(32), field: (c) => c.http.authToken, expected: 'x'.repeat(32), bad: 'short' },
   'allowed-hosts': {
@@ -153,6 +154,7 @@ describe('parseConfig', () => {
       maxHistoryCells: 500,
       maxHistoryBytes: 8 * 2 ** 20,
       lockFile: undefined,
+      instanceId: null,
       stateDir: null,
       tools: null,
       profile: 'full',

@@ -40,6 +40,16 @@ describe('StateStore', () => {
     );
   });
 
+  it('keeps a session whose id carries an instance prefix (--instance-id)', async () => {
+    const { store, dir } = fresh();
+    const prefixed = `py-3.${'D'.repeat(32)}`;
+    await store.create(prefixed, 1, Date.now());
+    await store.appendCell(prefixed, cell(1));
+    assert.ok(readdirSync(dir).includes(prefixed));
+    assert.equal((await store.load(prefixed))?.log.length, 1);
+    assert.equal(await store.load(`..${'D'.repeat(32)}`), null);
+  });
+
   it('round-trips files and cells, and never treats a non-id as a path', async () => {
     const { store, dir } = fresh();
     await store.create(ID, 1, Date.now());
