@@ -201,6 +201,8 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     http: {
       listen: read('http') ?? null,
       authToken: read('auth-token') ?? null,
+      /** Named tokens, one tenant each (--auth-token-file, absolute), or null; read at start by the command. */
+      authTokenFile: ((value) => (value === undefined ? null : resolve(cwd, value)))(read('auth-token-file')),
       /** null: the default for the address (loopback names on loopback, any otherwise). */
       allowedHosts: read('allowed-hosts') ?? null,
       maxClients: read('max-clients'),

@@ -67,16 +67,19 @@ export class SessionManager extends SessionOps {
       ttlMs: config.sessionTtlMs,
       log,
       isClosing: () => this.closing,
-      bootForRestore: (id, createdAt) => this.boot(id, createdAt, false),
+      bootForRestore: (id, createdAt, owner) => this.boot(id, createdAt, false, owner),
     });
   }
 
   /**
    * Boots a new session (or takes a warm one) and returns it once its runtime is ready, with what its background
-   * preload did when it is done already (a warm session preloaded before it was taken), else null.
+   * preload did when it is done already (a warm session preloaded before it was taken), else null. `owner`: the
+   * tenant creating it (HTTP), saved with it so that only that tenant restores it after a restart.
    */
-  async create(): Promise<{ id: string; runtime: RuntimeInfo; expiresAt: number; preload: PreloadReport | null }> {
-    const session = await this.boot(newSessionId(this.instanceId), Date.now(), true);
+  async create(
+    owner: string | null = null,
+  ): Promise<{ id: string; runtime: RuntimeInfo; expiresAt: number; preload: PreloadReport | null }> {
+    const session = await this.boot(newSessionId(this.instanceId), Date.now(), true, owner);
     return {
       id: session.id,
       runtime: session.runtime,
@@ -89,7 +92,7 @@ export class SessionManager extends SessionOps {
    * Boots a session with this id; `persist` false while it is being restored (its state on disk is the one to
    * restore, not yet what the session holds).
    */
-  private async boot(id: string, createdAt: number, persist: boolean): Promise<Session> {
+  private async boot(id: string, createdAt: number, persist: boolean, owner: string | null): Promise<Session> {
     if (this.closing) throw new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
     if (this.sessions.size + this.booting >= this.config.maxSessions) {
       throw new PyodideMcpError(
@@ -113,6 +116,7 @@ export class SessionManager extends SessionOps {
         files: new SessionFileIndex(id, this.config.fileLimits),
         runtime,
         createdAt,
+        owner,
         executionCount: 0,
         queue: new SessionQueue(Date.now(), this.config.queue),
         history: new CellHistory(this.config.maxHistoryCells, this.config.maxHistoryBytes),
@@ -202,11 +206,12 @@ export class SessionManager extends SessionOps {
   /**
    * With --state-dir: when `id` is not a live session but is saved (from before a restart), restores it. Every call
    * naming a session does this first; it resolves true when this call restored it, false for a live or unknown id
-   * (the call then goes on as usual). What the restore did waits for takeRestoreReport().
+   * (the call then goes on as usual). What the restore did waits for takeRestoreReport(). `owner`: the tenant asking
+   * (HTTP); a session another tenant saved stays on disk, unknown to this one.
    */
-  async restore(id: string): Promise<boolean> {
+  async restore(id: string, owner: string | null = null): Promise<boolean> {
     this.route(id);
-    const report = await this.restorer.restore(id);
+    const report = await this.restorer.restore(id, owner);
     const session = this.sessions.get(id);
     if (!report || !session) return false;
     session.restoreReport = report;

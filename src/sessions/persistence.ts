@@ -80,11 +80,11 @@ export class StatePersistence implements Persistence {
   }
 
   created(session: Session): Promise<void> {
-    return this.saving(session, () => this.store.create(session.id, session.createdAt));
+    return this.saving(session, () => this.store.create(session.id, session.createdAt, session.createdAt, session.owner));
   }
 
   touched(session: Session): Promise<void> {
-    return this.saving(session, () => this.store.touch(session.id, session.createdAt, Date.now()));
+    return this.saving(session, () => this.store.touch(session.id, session.createdAt, Date.now(), session.owner));
   }
 
   cellRan(session: Session, cell: LoggedCell): Promise<void> {

@@ -101,6 +101,7 @@ const SAMPLES: Record<FlagName, Sample> = {
   'instance-id': { value: 'py-3', field: (c) => c.instanceId, expected: 'py-3', bad: 'Py_3' },
   http: { value: '[::1]:8931', field: (c) => c.http.listen, expected: { host: '::1', port: 8931 }, bad: '127.0.0.1:70000' },
   'auth-token': { value: 'x'.repeat(32), field: (c) => c.http.authToken, expected: 'x'.repeat(32), bad: 'short' },
+  'auth-token-file': { value: '/etc/tokens', field: (c) => c.http.authTokenFile, expected: '/etc/tokens', bad: '' },
   'allowed-hosts': {
     value: 'mcp.example.com, 10.0.0.5',
     field: (c) => c.http.allowedHosts,
@@ -173,6 +174,7 @@ describe('parseConfig', () => {
       http: {
         listen: null,
         authToken: null,
+        authTokenFile: null,
         allowedHosts: null,
         maxClients: 64,
         maxSessionsPerClient: null,
