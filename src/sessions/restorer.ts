@@ -100,7 +100,7 @@ export class SessionRestorer {
 
   private async fromDisk(id: string, owner: string | null): Promise<RestoreReport | null> {
     const { persistence, sessions, log } = this.host;
-    const status = await persistence.status(id);
+    const status = await persistence.status(id, owner);
     if (status === 'expired') {
       throw new PyodideMcpError(
         'SESSION_EXPIRED',

@@ -100,11 +100,15 @@ export class StateStore {
     await this.writeMeta(id, meta(createdAt, lastUsedAt, owner));
   }
 
-  /** Whether a (not expired) session with this id is on disk. Expired ones are deleted on the way. */
-  async has(id: string, now = Date.now()): Promise<'yes' | 'no' | 'expired'> {
+  /**
+   * Whether a (not expired) session with this id is on disk. Expired ones are deleted on the way. With `owner` (a
+   * tenant asking), a session another tenant saved is 'no', expired or not: its existence is not this tenant's to know.
+   */
+  async has(id: string, now = Date.now(), owner: string | null = null): Promise<'yes' | 'no' | 'expired'> {
     if (!SESSION_ID.test(id)) return 'no';
     const meta = await this.readMeta(id);
     if (!meta) return 'no';
+    if (owner !== null && meta.owner !== undefined && meta.owner !== owner) return 'no';
     if (now - meta.last_used_at >= this.ttlMs) {
       await this.remove(id);
       return 'expired';
