@@ -3,6 +3,7 @@
  * --auth-token-file beside --auth-token; each tenant sees only its own Python sessions, files (resources) and
  * registered tools; another tenant's session_id is unknown to it, word for word; an MCP session id is valid only
  * with the token that opened it; a saved session (--state-dir) is restored only for its tenant after a restart.
+ * With --instance-id: prefixed Python and MCP session ids over HTTP, and WRONG_INSTANCE for another instance's id.
  */
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +32,8 @@ describe('Streamable HTTP tenants (--auth-token-file)', () => {
   const tokens = join(dir, 'tokens');
   const state = join(dir, 'state');
   writeFileSync(tokens, `# tenants of the test\nalice=${ALICE}\nbob=${BOB}\n`, { mode: 0o600 });
-  const flags = ['--auth-token-file', tokens, '--state-dir', state];
+  // With an instance id too: its prefix is on Python and MCP session ids over HTTP, and survives the restart.
+  const flags = ['--auth-token-file', tokens, '--state-dir', state, '--instance-id', 'py-t'];
   const env = { PYODIDE_MCP_AUTH_TOKEN: DEFAULT };
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -46,6 +48,10 @@ describe('Streamable HTTP tenants (--auth-token-file)', () => {
       await assert.rejects(connectHttp(server.url, 'carol-token-0123456789abcd'), /401|Unauthorized/);
 
       id = (await structured(alice, 'execute_code', { code: 'def double(n: int) -> int:\n    return 2 * n\nsecret = 41' })).session_id;
+      assert.match(id, /^py-t\.[A-Za-z0-9_-]{32}$/);
+      assert.match(sessionIdOf(alice), /^py-t\.[A-Za-z0-9_-]{32}$/);
+      const elsewhere = await call(alice, 'execute_code', { session_id: `py-u.${id.slice(5)}`, code: 'secret' });
+      assert.match(textOf(elsewhere), /^WRONG_INSTANCE: .*belongs to instance "py-u" but this server is instance "py-t"/);
       await structured(alice, 'write_file', { session_id: id, path: 'notes.txt', content: 'alice only' });
       await structured(alice, 'register_tool', { session_id: id, function: 'double' });
       assert.ok((await alice.listTools()).tools.some((tool) => tool.name === 'double'));
