@@ -124,6 +124,7 @@ async function serveOverHttp(
       maxBodyBytes,
       ...httpLimits(config, maxBodyBytes),
       maxClientRequests,
+      maxSessionsPerTenant: config.http.maxSessionsPerTenant,
       bodyTimeoutMs,
       idleMs: config.sessionTtlMs,
       manager,

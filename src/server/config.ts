@@ -208,6 +208,8 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
       maxClients: read('max-clients'),
       /** null: a quarter of --max-sessions, at least 1 (see httpLimits). */
       maxSessionsPerClient: read('max-sessions-per-client') ?? null,
+      /** null: no share per tenant, only --max-sessions. */
+      maxSessionsPerTenant: read('max-sessions-per-tenant') ?? null,
       maxClientRequests: read('max-client-requests'),
       /** null: 4 times the largest message (see httpLimits). */
       maxInflightBodyBytes: read('max-inflight-body-bytes') ?? null,

@@ -46,6 +46,8 @@ export interface HttpServeOptions {
   manager: SessionManager;
   /** Most Python sessions one client may hold at once (--max-sessions-per-client). */
   maxSessionsPerClient: number;
+  /** Most Python sessions one tenant may hold at once (--max-sessions-per-tenant); null: only --max-sessions. */
+  maxSessionsPerTenant: number | null;
   /** Builds the MCP server of one client over its scope. */
   serverFor: (sessions: SessionScope) => CreatedServer;
   log: (message: string) => void;
@@ -100,7 +102,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   const tenants = new Map<string, SessionScope>();
   const scopeOf = (tenant: string) => {
     let scope = tenants.get(tenant);
-    if (!scope) tenants.set(tenant, (scope = new SessionScope(manager, { owner: tenant })));
+    if (!scope) {
+      const maxSessions = options.maxSessionsPerTenant ?? undefined;
+      tenants.set(tenant, (scope = new SessionScope(manager, { owner: tenant, maxSessions, share: 'tenant' })));
+    }
     return scope;
   };
   const allowed = allowedHostNames(options.host, options.allowedHosts);
@@ -165,9 +170,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     // Security: nothing of the request is read or parsed before the token is checked.
     const tenant = tenantOf(req);
     if (tenant === null) {
-      return refuse(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" (the token the server was started with).', {
-        'www-authenticate': 'Bearer',
-      });
+      return refuse(
+        res,
+        401,
+        'Unauthorized: send "Authorization: Bearer <token>" with a token this server was given (--auth-token or a line of --auth-token-file).',
+        {
+          'www-authenticate': 'Bearer',
+        },
+      );
     }
     if (!hostAllowed(allowed, req.headers.host, req.headers.origin)) {
       return refuse(res, 403, 'Forbidden: this Host or Origin is not allowed (--allowed-hosts).');

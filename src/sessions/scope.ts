@@ -78,10 +78,12 @@ export class SessionScope implements SessionAccess {
    *   (--max-sessions-per-client); default: no share of its own, only the manager's --max-sessions.
    * @param options.owner The tenant this scope is for (over the manager): recorded with the sessions it creates
    *   (--state-dir), so that a saved session is restored only for its tenant.
+   * @param options.share Whose share `maxSessions` is, for the error: a client's (default) or a tenant's
+   *   (--max-sessions-per-tenant).
    */
   constructor(
     private readonly parent: ScopeParent,
-    private readonly options: { maxSessions?: number; owner?: string } = {},
+    private readonly options: { maxSessions?: number; owner?: string; share?: 'client' | 'tenant' } = {},
   ) {}
 
   readonly execute = this.ownSessionCall('execute');
@@ -124,7 +126,9 @@ export class SessionScope implements SessionAccess {
     if (max !== undefined && this.size + this.pending >= max) {
       throw new PyodideMcpError(
         'CLIENT_SESSION_LIMIT',
-        `This client already holds ${max} sessions, its share of the server (--max-sessions-per-client). Close one with close_session (list_sessions shows yours), or reuse one by passing its session_id.`,
+        this.options.share === 'tenant'
+          ? `This tenant (the bearer token's clients together) already holds ${max} sessions, its share of the server (--max-sessions-per-tenant). Close one with close_session (list_sessions shows this client's), or reuse one by passing its session_id.`
+          : `This client already holds ${max} sessions, its share of the server (--max-sessions-per-client). Close one with close_session (list_sessions shows yours), or reuse one by passing its session_id.`,
       );
     }
     this.pending++;

@@ -4,6 +4,7 @@
  * registered tools; another tenant's session_id is unknown to it, word for word; an MCP session id is valid only
  * with the token that opened it; a saved session (--state-dir) is restored only for its tenant after a restart.
  * With --instance-id: prefixed Python and MCP session ids over HTTP, and WRONG_INSTANCE for another instance's id.
+ * --max-sessions-per-tenant bounds a tenant's clients together.
  */
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,7 +34,7 @@ describe('Streamable HTTP tenants (--auth-token-file)', () => {
   const state = join(dir, 'state');
   writeFileSync(tokens, `# tenants of the test\nalice=${ALICE}\nbob=${BOB}\n`, { mode: 0o600 });
   // With an instance id too: its prefix is on Python and MCP session ids over HTTP, and survives the restart.
-  const flags = ['--auth-token-file', tokens, '--state-dir', state, '--instance-id', 'py-t'];
+  const flags = ['--auth-token-file', tokens, '--state-dir', state, '--instance-id', 'py-t', '--max-sessions-per-tenant', '1'];
   const env = { PYODIDE_MCP_AUTH_TOKEN: DEFAULT };
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -73,8 +74,12 @@ describe('Streamable HTTP tenants (--auth-token-file)', () => {
         assert.ok(!(await stranger.listResources()).resources.some((r) => r.uri.includes(id)));
         await assert.rejects(stranger.readResource({ uri: `session://${id}/notes.txt` }), /SESSION_NOT_FOUND/);
       }
-      // Bob's own session is his, and Alice does not see it.
+      // Bob's own session is his, and Alice does not see it; Alice's tenant has used its share (one), Bob's had not.
       const bobs = (await structured(bob, 'execute_code', { code: '1' })).session_id;
+      const alice2 = await connectHttp(server.url, ALICE);
+      const over = await call(alice2, 'create_session');
+      assert.match(textOf(over), /^CLIENT_SESSION_LIMIT: This tenant .* already holds 1 sessions, .*--max-sessions-per-tenant/);
+      await alice2.close();
       assert.deepEqual(
         (await structured(alice, 'list_sessions')).sessions.map((s: { session_id: string }) => s.session_id),
         [id],
