@@ -21,6 +21,7 @@ import { ByteBudget, readJsonBody } from './http-body.js';
 import { refuse, refuseUnreadBody } from './http-refusal.js';
 import { cancelledIds, requestCount } from './jsonrpc-messages.js';
 import type { CreatedServer } from './server.js';
+import type { ViewHandler } from '../view/view-server.js';
 
 export interface HttpServeOptions {
   host: string;
@@ -51,6 +52,8 @@ export interface HttpServeOptions {
   /** Builds the MCP server of one client over its scope. */
   serverFor: (sessions: SessionScope) => CreatedServer;
   log: (message: string) => void;
+  /** The browser view (src/view/): answers /view* itself, with the same token and Host/Origin checks. */
+  view?: ViewHandler;
 }
 
 /** One client: its transport, its server, and whether it is in use. */
@@ -275,6 +278,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   };
 
   const http = createHttpServer((req, res) => {
+    if (options.view?.(req, res)) return;
     handle(req, res).catch((error: unknown) => {
       log(`http: ${(error as Error)?.stack ?? String(error)}`);
       refuse(res, 500, 'Internal error.');
