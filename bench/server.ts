@@ -2,9 +2,9 @@
  * The built server as the bench drives it: started over stdio with the SDK's client (the transport an agent uses),
  * its pool waited for, a call timed. Also the run's knobs that every section reads.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { fileURLToPath } from 'node:url';
 
 /** The built bin (dist/src/cli.js). */
@@ -53,7 +53,7 @@ export async function startServer(flags: string[], preload: string): Promise<Ser
     });
   }
   const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })) as CallToolResult;
+    const result = (await client.callTool({ name, arguments: args }, { timeout: 600_000 })) as CallToolResult;
     if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);
     return result.structuredContent as Record<string, any>;
   };

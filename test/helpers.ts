@@ -2,9 +2,9 @@
  * Test helpers: start the built server over real stdio and talk to it with the SDK's own Client; or build a config
  * and a session manager in this process as the command would (testConfig, testManager).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseDistribution, type Distribution } from '../src/python/distribution.js';
@@ -50,7 +50,7 @@ export async function startServer(flags: string[] = [], env: Record<string, stri
   const client = new Client({ name: 'pyodide-mcp-tests', version: '0.0.0' });
   await client.connect(transport);
   const call = (name: string, args: Record<string, unknown> = {}) =>
-    client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 }) as Promise<CallToolResult>;
+    client.callTool({ name, arguments: args }, { timeout: 600_000 }) as Promise<CallToolResult>;
   return {
     client,
     transport,

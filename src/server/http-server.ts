@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { SessionManager } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
 import { allowedHostNames, bearerCheck, hostAllowed } from './http-access.js';

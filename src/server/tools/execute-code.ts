@@ -1,8 +1,8 @@
 /** execute_code: runs a cell in a session (a new one when no session_id is given). */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { checkCodeLength, timeoutFor } from '../../sessions/input-checks.js';
-import { executionOutputShape, runCellAndReply } from '../execution-reply.js';
+import { executionOutputSchema, runCellAndReply } from '../execution-reply.js';
 import { pipInstallNames } from '../../python/pip-lines.js';
 import type { PackageFailure } from '../../wire/contract.js';
 import { installPackages } from './install-packages.js';
@@ -23,7 +23,7 @@ export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): Regi
         session_id: optionalArg(z.string().max(200), 'Session to run in; omit, null or "" to create one'),
         timeout_seconds: timeoutField(config),
       }),
-      outputSchema: executionOutputShape,
+      outputSchema: executionOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ code, session_id, timeout_seconds }, extra) => {

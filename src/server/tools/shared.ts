@@ -1,5 +1,5 @@
 /** What every tool module receives, and the helpers that shape replies. */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import { PyodideMcpError } from '../../errors.js';
 import type { HostAccess } from '../../sessions/host-paths.js';
@@ -53,7 +53,7 @@ function noteRestored(result: CallToolResult, sessionId: string, report: Restore
     parts.push(`parts of the saved cell log could not be read, their cells not replayed: ${report.unread.join('; ')}`);
   if (report.skipped_files.length > 0) parts.push(`files not copied back: ${report.skipped_files.slice(0, 20).join(', ')}`);
   const line = parts.join('; ');
-  const structured = result.structuredContent;
+  const structured = result.structuredContent as Record<string, unknown> | undefined;
   // Execution replies (execute_code, run_file, call_function) carry it as a field of their schema.
   if (structured && 'success' in structured && 'execution_count' in structured) structured.restored = report;
   const first = result.content[0];
