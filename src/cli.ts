@@ -12,7 +12,7 @@ import { packageVersion } from './paths.js';
 import { exposureProblem } from './server/http-access.js';
 import { serveHttp } from './server/http-server.js';
 import { createServer } from './server/server.js';
-import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
 import { SessionManager } from './sessions/manager.js';
 import { UsageError } from './errors.js';
@@ -64,13 +64,12 @@ async function main(): Promise<number | undefined> {
   }
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, { maxLineBytes, log });
   let stopping = false;
-  let handle: StdioServerHandle | undefined;
   const shutdown = async (why: string) => {
     if (stopping) return;
     stopping = true;
     log(`shutting down (${why})`);
     await manager.closeAll().catch((error) => log(`error while closing: ${(error as Error).message}`));
-    await handle?.close().catch((error) => log(`error while closing: ${(error as Error).message}`));
+    await handle.close().catch((error) => log(`error while closing: ${(error as Error).message}`));
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -80,7 +79,7 @@ async function main(): Promise<number | undefined> {
   // client with server/discover or an enveloped request; one server from the factory is pinned for the connection
   // (a second one only when a client probes with server/discover and then falls back to initialize). The servers
   // share the one session manager, which ends with the process, not with a discarded probe server.
-  handle = serveStdio(() => createServer({ config, version, log, sessions: manager, closeSessionsOnDisconnect: false }).server, {
+  const handle = serveStdio(() => createServer({ config, version, log, sessions: manager, closeSessionsOnDisconnect: false }).server, {
     transport,
     // A line that is not JSON-RPC is reported here, and the SDK reads on.
     onerror: (error) => log(`stdio: ${describeStdioError(error)}`),
