@@ -11,7 +11,7 @@ import { fetchWheelsCommand } from './python/wheels-cli.js';
 import { packageVersion } from './paths.js';
 import { exposureProblem } from './server/http-access.js';
 import { serveHttp } from './server/http-server.js';
-import { createServer } from './server/server.js';
+import { createServer, tenantShared } from './server/server.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
 import { SessionManager } from './sessions/manager.js';
@@ -79,11 +79,14 @@ async function main(): Promise<number | undefined> {
   // client with server/discover or an enveloped request; one server from the factory is pinned for the connection
   // (a second one only when a client probes with server/discover and then falls back to initialize). The servers
   // share the one session manager, which ends with the process, not with a discarded probe server.
-  const handle = serveStdio(() => createServer({ config, version, log, sessions: manager, closeSessionsOnDisconnect: false }).server, {
-    transport,
-    // A line that is not JSON-RPC is reported here, and the SDK reads on.
-    onerror: (error) => log(`stdio: ${describeStdioError(error)}`),
-  });
+  const handle = serveStdio(
+    ({ era }) => createServer({ config, version, log, era, sessions: manager, closeSessionsOnDisconnect: false }).server,
+    {
+      transport,
+      // A line that is not JSON-RPC is reported here, and the SDK reads on.
+      onerror: (error) => log(`stdio: ${describeStdioError(error)}`),
+    },
+  );
   const onclose = transport.onclose;
   transport.onclose = () => {
     onclose?.();
@@ -128,7 +131,10 @@ async function serveOverHttp(
       bodyTimeoutMs,
       idleMs: config.sessionTtlMs,
       manager,
-      serverFor: (sessions) => createServer({ config, version, log, sessions }),
+      // A 2026-era request's server is built for that request; its tenant's sessions outlive it.
+      serverFor: (sessions, shared) =>
+        createServer({ config, version, log, sessions, shared, era: shared ? 'modern' : 'legacy', closeSessionsOnDisconnect: !shared }),
+      sharedFor: (sessions, onChange) => tenantShared({ sessions, config, log }, onChange),
       log,
     });
   } catch (error) {

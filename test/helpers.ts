@@ -28,7 +28,12 @@ export interface Harness {
  * Starts `pyodide-mcp` with the given flags (default: no preload, modern runtime, no warm pool) and connects a
  * client.
  */
-export async function startServer(flags: string[] = [], env: Record<string, string> = {}): Promise<Harness> {
+export async function startServer(
+  flags: string[] = [],
+  env: Record<string, string> = {},
+  /** The client's options: e.g. `versionNegotiation` for a 2026-07-28 client (default: the 2025 handshake). */
+  clientOptions?: ConstructorParameters<typeof Client>[1],
+): Promise<Harness> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...flags],
@@ -47,7 +52,7 @@ export async function startServer(flags: string[] = [], env: Record<string, stri
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'pyodide-mcp-tests', version: '0.0.0' });
+  const client = new Client({ name: 'pyodide-mcp-tests', version: '0.0.0' }, clientOptions);
   await client.connect(transport);
   const call = (name: string, args: Record<string, unknown> = {}) =>
     client.callTool({ name, arguments: args }, { timeout: 600_000 }) as Promise<CallToolResult>;

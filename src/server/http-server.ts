@@ -1,7 +1,9 @@
 /**
- * The CLI's Streamable HTTP mode: MCP at /mcp, one SDK StreamableHTTPServerTransport and one McpServer per client
- * (MCP session), each over its own SessionScope of the one SessionManager, so a client reaches only the Python
- * sessions it created. Order of checks on every request (Security): the bearer token, then Host/Origin, then the
+ * The CLI's Streamable HTTP mode: MCP at /mcp, for both protocol eras. A 2025-era client (initialize, then
+ * Mcp-Session-Id) gets one SDK StreamableHTTPServerTransport and one McpServer per MCP session, each over its own
+ * SessionScope of the one SessionManager, so a client reaches only the Python sessions it created. A 2026-07-28
+ * request (no MCP session; a `_meta` envelope and MCP-Protocol-Version) goes to http-modern.ts, which confines it to
+ * its tenant (the bearer token's holder). Order of checks on every request (Security): the bearer token, then Host/Origin, then the
  * path; then the body is read under the byte budgets (src/server/http-body.ts) and the client's bound on requests
  * in flight is checked; then the request waits in its client's queue (src/server/fair-dispatch.ts: round-robin
  * over clients, one per event-loop turn) and only then does the SDK get the parsed body.
@@ -17,7 +19,8 @@ import { DROPPED, FairDispatcher } from './fair-dispatch.js';
 import { ByteBudget, readJsonBody } from './http-body.js';
 import { refuse, refuseUnreadBody } from './http-refusal.js';
 import { cancelledIds, requestCount } from './jsonrpc-messages.js';
-import type { CreatedServer } from './server.js';
+import { isModernRevision, ModernServing } from './http-modern.js';
+import type { CreatedServer, TenantShared } from './server.js';
 
 export interface HttpServeOptions {
   host: string;
@@ -42,8 +45,10 @@ export interface HttpServeOptions {
   manager: SessionManager;
   /** Most Python sessions one client may hold at once (--max-sessions-per-client). */
   maxSessionsPerClient: number;
-  /** Builds the MCP server of one client over its scope. */
-  serverFor: (sessions: SessionScope) => CreatedServer;
+  /** Builds the MCP server of one client over its scope (a 2026-era request's: over its tenant's, with its shared state). */
+  serverFor: (sessions: SessionScope, shared?: TenantShared) => CreatedServer;
+  /** The shared state of a 2026-era tenant (its registered tools, its tools/list cache). */
+  sharedFor: (sessions: SessionScope, onChange: () => void) => TenantShared;
   log: (message: string) => void;
 }
 
@@ -101,6 +106,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
    * the queue bound also covers its notifications, responses, GETs and DELETEs, each of which holds a connection.
    */
   const dispatcher = new FairDispatcher<string | typeof NEW_CLIENTS>(2 * options.maxClientRequests);
+  const modern = new ModernServing({
+    manager,
+    maxSessionsPerClient: options.maxSessionsPerClient,
+    maxClientBodyBytes: options.maxClientBodyBytes,
+    serverFor: (sessions, shared) => options.serverFor(sessions, shared),
+    sharedFor: options.sharedFor,
+    log,
+  });
   const tooMany = (res: ServerResponse, what: string) => {
     const message = `Too Many Requests: ${what} (--max-client-requests ${options.maxClientRequests}). Wait for some replies before sending more.`;
     refuse(res, 429, message, { 'retry-after': '1' });
@@ -112,14 +125,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
    */
   const dispatch = async (
     key: string | typeof NEW_CLIENTS,
-    transport: StreamableHTTPServerTransport,
+    transport: StreamableHTTPServerTransport | ((req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>),
     req: IncomingMessage,
     res: ServerResponse,
     body?: unknown,
   ): Promise<boolean> => {
+    const serve = typeof transport === 'function' ? transport : transport.handleRequest.bind(transport);
     let job;
     try {
-      job = dispatcher.schedule(key, () => transport.handleRequest(req, res, body), key === NEW_CLIENTS ? Infinity : undefined);
+      job = dispatcher.schedule(key, () => serve(req, res, body), key === NEW_CLIENTS ? Infinity : undefined);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       tooMany(res, `this client already has ${dispatcher.queued(key)} messages waiting to be handled`);
@@ -143,6 +157,34 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       client.lastSeen = Date.now();
       if (call && --calls === 0) drained.splice(0).forEach((resolve) => resolve());
     });
+  };
+
+  /**
+   * A POST saying a 2026 revision in MCP-Protocol-Version: its body is read under the full bounds (a write_file can be
+   * large) and its tenant's budgets, then the SDK's classification decides: a 2025-era body (no envelope) is refused
+   * as the SDK's modern endpoint would, an enveloped one is served by the tenant's per-request server.
+   */
+  const serveModern = async (req: IncomingMessage, res: ServerResponse) => {
+    const tenant = modern.tenantOf(req);
+    const read = await readJsonBody(req, res, {
+      maxBytes: options.maxBodyBytes,
+      server: bodies,
+      client: tenant.bodies,
+      deadlineMs: options.bodyTimeoutMs,
+    });
+    if (!read.ok) return refuseUnreadBody(req, res, read.refusal, options.bodyTimeoutMs);
+    const requests = requestCount(read.body);
+    if (requests > 0 && tenant.requests + requests > options.maxClientRequests) {
+      return tooMany(res, `this token already has ${tenant.requests} requests awaiting replies`);
+    }
+    tenant.requests += requests;
+    calls++;
+    res.once('close', () => {
+      tenant.requests -= requests;
+      if (--calls === 0) drained.splice(0).forEach((resolve) => resolve());
+    });
+    // A body without the `_meta` envelope is answered by createMcpHandler's strict leg (the supported revisions).
+    await dispatch(tenant.key, (rq, rs, body) => modern.serve(rq, rs, body, tenant), req, res, read.body);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -192,6 +234,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       return;
     }
     if (req.method !== 'POST') return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required.');
+    if (isModernRevision(req.headers['mcp-protocol-version'])) return serveModern(req, res);
     if (clients.size + starting >= options.maxClients) {
       return refuse(
         res,
@@ -289,6 +332,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         clearTimeout(grace);
       }
       await Promise.all([...clients.values()].map((client) => client.created.close().catch(() => {})));
+      await modern.close().catch(() => {});
       http.closeAllConnections();
     },
   };

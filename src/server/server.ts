@@ -27,6 +27,11 @@ export interface TenantShared {
   toolList: ToolListCache;
 }
 
+/** A new tenant's shared state: its registered tools (changes told through `onChange`) and its tools/list cache. */
+export function tenantShared(deps: ToolDeps, onChange: () => void): TenantShared {
+  return { dynamicTools: new DynamicTools(deps, new Set(TOOL_NAMES), onChange), toolList: new ToolListCache() };
+}
+
 /** Where the server's sessions come from: a manager of its own (from a distribution), or sessions given to it. */
 export type SessionSource = { distribution: Distribution } | { sessions: SessionAccess };
 
@@ -41,6 +46,8 @@ export function createServer(
      * `server/discover` probe and discard it, while the connection and its sessions go on.
      */
     closeSessionsOnDisconnect?: boolean;
+    /** The protocol era the server will serve, when the SDK's entry says (serveStdio, createMcpHandler). */
+    era?: 'legacy' | 'modern';
     /** What the servers of one tenant share (Streamable HTTP's 2026-era requests, one server per request). */
     shared?: TenantShared;
   } & SessionSource,
@@ -50,7 +57,13 @@ export function createServer(
     { name: 'pyodide-mcp', version },
     {
       // listChanged: register_tool adds tools at run time, and a session's tools go when it ends.
-      capabilities: { tools: { listChanged: true }, resources: { listChanged: false }, logging: {} },
+      // logging: only for 2025-era clients, which may send logging/setLevel (it changes nothing: the server sends no log
+      // messages); 2026-07-28 deprecates logging to the client and replaces setLevel by a per-request field.
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { listChanged: false },
+        ...(options.era === 'modern' ? {} : { logging: {} }),
+      },
       instructions:
         'Runs Python (Pyodide, WebAssembly) in sandboxed, stateful sessions with no network. ' +
         'Start with execute_code (omit session_id to get a new session), then pass the returned session_id to keep variables and files.',

@@ -27,7 +27,16 @@ export function hostAccess(config: Config): { access: HostAccess; where: string 
   return { access, where };
 }
 
-export { countField, dottedNameField, optionalArg, orNull, pathField, sessionIdField, timeoutField } from './fields.js';
+export {
+  countField,
+  dottedNameField,
+  optionalArg,
+  optionalSessionIdField,
+  orNull,
+  pathField,
+  sessionIdField,
+  timeoutField,
+} from './fields.js';
 
 /**
  * A successful reply: structured content plus the same data as compact JSON text (the MCP spec's fallback for
