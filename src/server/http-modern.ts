@@ -25,7 +25,12 @@ export interface Tenant {
   requests: number;
   /** Bytes of its request bodies held now (--max-client-body-bytes). */
   bodies: ByteBudget;
+  /** Servers whose request is done, kept for the next requests (building one costs 5-20 ms), and their disposal. */
+  idle: { server: McpServer; dispose: () => void }[];
 }
+
+/** Most idle servers kept per tenant: enough for the requests one client has in flight at once, typically. */
+const IDLE_SERVERS = 8;
 
 export interface ModernOptions {
   manager: SessionManager;
@@ -45,6 +50,7 @@ export function isModernRevision(header: string | string[] | undefined): boolean
 
 export class ModernServing {
   private readonly tenants = new Map<string, Tenant>();
+  private closing = false;
   private readonly handler;
   private readonly node;
 
@@ -78,6 +84,7 @@ export class ModernServing {
         shared: this.options.sharedFor(scope, () => this.handler.notify.toolsChanged()),
         requests: 0,
         bodies: new ByteBudget(this.options.maxClientBodyBytes, '--max-client-body-bytes'),
+        idle: [],
       };
       this.tenants.set(name, tenant);
     }
@@ -88,7 +95,26 @@ export class ModernServing {
     const tenant = this.tenants.get(name ?? '');
     // authInfo is set by serve() from tenantOf(); a request without it never reaches the factory.
     if (!tenant) throw new Error('no tenant for this request');
-    return this.options.serverFor(tenant.scope, tenant.shared).server;
+    const reused = tenant.idle.pop();
+    if (reused) return reused.server;
+    const { server } = this.options.serverFor(tenant.scope, tenant.shared);
+    // The SDK closes a request's server once its exchange is done, calling the onclose it found (after its own): the
+    // server goes back to the tenant's idle list, with this handler again (the SDK wraps it anew at each request).
+    // A server the SDK built but never connected (a subscriptions/listen, a request refused for its headers) is
+    // closed without an onclose: close() releases it too. Disposing detaches it from the tenant's registered tools.
+    const dispose = server.server.onclose ?? (() => {});
+    const release = () => {
+      server.server.onclose = release;
+      if (tenant.idle.length < IDLE_SERVERS && !this.closing) tenant.idle.push({ server, dispose });
+      else dispose();
+    };
+    server.server.onclose = release;
+    const close = server.close.bind(server);
+    server.close = async () => {
+      if (server.isConnected()) await close();
+      else release();
+    };
+    return server;
   }
 
   /** Serves one 2026-era request whose body was read (and checked) by http-server.ts. */
@@ -101,7 +127,9 @@ export class ModernServing {
 
   /** Ends the listen streams and in-flight exchanges, then every tenant's sessions. */
   async close(): Promise<void> {
+    this.closing = true;
     await this.handler.close();
+    for (const tenant of this.tenants.values()) for (const { dispose } of tenant.idle.splice(0)) dispose();
     await Promise.all([...this.tenants.values()].map((tenant) => tenant.scope.closeAll()));
   }
 }
