@@ -26,7 +26,10 @@ export interface Server {
   logs: string[];
 }
 
-export async function startServer(flags: string[], preload: string): Promise<Server> {
+/** The protocol era the bench's client speaks: the 2025 handshake (every framework's client today) or 2026-07-28. */
+export type Era = '2025-11-25' | '2026-07-28';
+
+export async function startServer(flags: string[], preload: string, era: Era = '2025-11-25'): Promise<Server> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...flags],
@@ -42,7 +45,10 @@ export async function startServer(flags: string[], preload: string): Promise<Ser
     logs.push(...lines);
     if (logs.length > 1000) logs.splice(0, logs.length - 1000);
   });
-  const client = new Client({ name: 'pyodide-mcp-bench', version: '0' });
+  const client = new Client(
+    { name: 'pyodide-mcp-bench', version: '0' },
+    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined,
+  );
   try {
     await client.connect(transport);
   } catch (error) {

@@ -1,8 +1,9 @@
 /**
- * BENCH_ONLY=round-trip: the round trip of a trivial execute_code over stdio, in both isolations.
+ * BENCH_ONLY=round-trip: the round trip of a trivial execute_code over stdio, in both isolations, and with a
+ * 2026-07-28 client (the SDK's per-request `_meta` envelope, no initialize) with process isolation.
  */
 import type { Section } from '../section.js';
-import { type Isolation, QUICK, startServer, timed, waitForWarm } from '../server.js';
+import { type Era, type Isolation, QUICK, startServer, timed, waitForWarm } from '../server.js';
 import type { ResultTable } from '../table.js';
 
 /**
@@ -11,8 +12,8 @@ import type { ResultTable } from '../table.js';
  * ~1,500 calls (measured: 9-22 of the first 500 calls over 3 ms against 2-5 per 500 after 2,000, with the session
  * warmed up either way), which a server that has been running a while has behind it.
  */
-export async function roundTrip(table: ResultTable, isolation: Isolation): Promise<void> {
-  const server = await startServer(['--warm-sessions', '1', '--isolation', isolation], 'none');
+export async function roundTrip(table: ResultTable, isolation: Isolation, era: Era = '2025-11-25'): Promise<void> {
+  const server = await startServer(['--warm-sessions', '1', '--isolation', isolation], 'none', era);
   const { session_id } = await server.call('create_session');
   // Steady state of the session too: the pool's replacement boot (1-2 s of CPU on another core) would otherwise
   // overlap the first calls (measured with it overlapping, 126-140 of 2,000 calls took over 3 ms, against 45-59 once it
@@ -35,7 +36,7 @@ export async function roundTrip(table: ResultTable, isolation: Isolation): Promi
   const first = await calls(QUICK ? 300 : 1500);
   const steady = await calls(QUICK ? 300 : 2000);
   await server.close();
-  const label = `stdio + SDK client, ${isolation}`;
+  const label = `stdio + SDK client, ${isolation}${era === '2026-07-28' ? ', 2026-07-28 client' : ''}`;
   table.record(
     `execute_code "1+1" round trip, the first ${first.length} calls of a new server (${label})`,
     first,
@@ -60,5 +61,6 @@ export const section: Section = {
   run: async ({ table }) => {
     await roundTrip(table, 'process');
     await roundTrip(table, 'thread');
+    await roundTrip(table, 'process', '2026-07-28');
   },
 };
