@@ -3,7 +3,8 @@
  * v2 Client on the 2025 handshake (2025-11-25, and pinned to 2025-06-18 and 2025-03-26), and the v1 SDK's Client (what
  * the agent frameworks bring) use the same server program over stdio and one running server over Streamable HTTP, and
  * get the same tools and the same replies. Over HTTP each 2025 client sees only its own sessions; 2026 requests share
- * their tenant's (the bearer token's). The 2026 client sends session_id in Mcp-Param-Session, checked against the body.
+ * their tenant's (the bearer token's). The 2026 client sends session_id in Mcp-Param-Session, checked against the body;
+ * it hears tools/list_changed on its subscriptions/listen stream, and its tenant's registered tools are on every request.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -107,6 +108,25 @@ describe('stdio: each era against the same server program', () => {
   });
 });
 
+describe('stdio: a 2026-07-28 client', () => {
+  it('hears tools/list_changed on its listen stream and calls a registered tool', async () => {
+    const h = await startServer([], {}, MODERN);
+    try {
+      let heard = () => {};
+      const changed = new Promise<void>((resolve) => (heard = resolve));
+      h.client.setNotificationHandler('notifications/tools/list_changed', () => heard());
+      const subscription = await h.client.listen({ toolsListChanged: true });
+      const { session_id } = await h.ok('execute_code', { code: 'def twice(n: int) -> int:\n    return 2 * n' });
+      await h.ok('register_tool', { session_id, function: 'twice' });
+      await changed;
+      assert.equal((await h.ok('twice', { n: 21 })).result, '42');
+      await subscription.close();
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('Streamable HTTP: every era on one running server', () => {
   let server: RunningHttp;
   before(async () => {
@@ -186,6 +206,38 @@ describe('Streamable HTTP: every era on one running server', () => {
       assert.ok(headers.some((h) => h['mcp-param-session'] === modernResult!.sessionId && h['mcp-name'] === 'execute_code'));
     } finally {
       await Promise.all([modern, modernAgain, legacy, legacy0618, legacy0326, v1].map((client) => client.close()));
+    }
+  });
+
+  it('a 2026 client: its registered tools on every request, tools/list_changed on its listen stream, its files as resources', async () => {
+    const modern = await v2(MODERN);
+    const legacy = await v2();
+    try {
+      let heard = () => {};
+      const changed = new Promise<void>((resolve) => (heard = resolve));
+      modern.setNotificationHandler('notifications/tools/list_changed', () => heard());
+      const subscription = await modern.listen({ toolsListChanged: true });
+      assert.equal(subscription.honoredFilter.toolsListChanged, true);
+      const made = await modern.callTool({
+        name: 'execute_code',
+        arguments: { code: 'def area(r: float) -> float:\n    return 3 * r * r\nopen("out.txt", "w").write("x")' },
+      });
+      const { session_id } = made.structuredContent as { session_id: string };
+      const registered = await modern.callTool({ name: 'register_tool', arguments: { session_id, function: 'area' } });
+      assert.ok(!registered.isError, JSON.stringify(registered.content));
+      await changed;
+      // Each 2026 request has a server of its own: the tenant's registration is on every one of them.
+      assert.ok((await modern.listTools()).tools.some((tool) => tool.name === 'area'));
+      const called = await modern.callTool({ name: 'area', arguments: { r: 2 } });
+      assert.equal((called.structuredContent as { result: string }).result, '12');
+      // Not a 2025 client's tool, nor its resource.
+      assert.ok(!(await legacy.listTools()).tools.some((tool) => tool.name === 'area'));
+      const uri = `session://${session_id}/out.txt`;
+      assert.ok((await modern.listResources()).resources.some((resource) => resource.uri === uri));
+      assert.ok(!(await legacy.listResources()).resources.some((resource) => resource.uri === uri));
+      await subscription.close();
+    } finally {
+      await Promise.all([modern.close(), legacy.close()]);
     }
   });
 
