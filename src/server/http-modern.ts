@@ -41,6 +41,11 @@ export interface ModernOptions {
   /** The shared state of a new tenant; `onChange` tells its listen streams that its tool list changed. */
   sharedFor: (sessions: SessionScope, onChange: () => void) => TenantShared;
   log: (message: string) => void;
+  /**
+   * The tenant's name for a request that passed http-access.ts's bearer check. Named tokens (several tenants) plug
+   * in here: map the request's token to its name. Absent: one tenant, as there is one --auth-token today.
+   */
+  tenantName?: (req: IncomingMessage) => string;
 }
 
 /** The revisions without initialize: a request saying one of these in MCP-Protocol-Version is read as 2026-era. */
@@ -64,14 +69,9 @@ export class ModernServing {
     this.node = toNodeHandler(this.handler, { onerror: (error) => options.log(`http (2026-07-28): ${error.message}`) });
   }
 
-  /**
-   * The tenant of a request that passed the bearer check. Named tokens (several tenants) plug in here: map the
-   * request's token to its tenant's name. Today there is one token, so one tenant.
-   */
+  /** The tenant of a request that passed the bearer check (see ModernOptions.tenantName). */
   tenantOf(req: IncomingMessage): Tenant {
-    // Every request here passed http-access.ts's bearerCheck of the one --auth-token (or there is no token).
-    void req.headers.authorization;
-    return this.tenant('token');
+    return this.tenant(this.options.tenantName?.(req) ?? 'token');
   }
 
   private tenant(name: string): Tenant {
