@@ -130,7 +130,9 @@ describe('stdio: a 2026-07-28 client', () => {
 describe('Streamable HTTP: every era on one running server', () => {
   let server: RunningHttp;
   before(async () => {
-    server = await startHttp([]);
+    // A 2026 tenant's sessions outlive its requests (there is no MCP session to end them): the tests close theirs,
+    // and the tenant's share is named rather than left to this machine's memory budget.
+    server = await startHttp(['--max-sessions-per-client', '4'], { PYODIDE_MCP_MAX_TOTAL_MEMORY_MB: '65536' });
   });
   after(() => server.stop());
 
@@ -202,8 +204,9 @@ describe('Streamable HTTP: every era on one running server', () => {
       });
       assert.equal(crossedBack.isError, true);
 
-      // The session id went out in Mcp-Param-Session (a new session: "" is not sent, nothing is).
+      // The session id went out in Mcp-Param-Session.
       assert.ok(headers.some((h) => h['mcp-param-session'] === modernResult!.sessionId && h['mcp-name'] === 'execute_code'));
+      await modern.callTool({ name: 'close_session', arguments: { session_id: modernResult!.sessionId } });
     } finally {
       await Promise.all([modern, modernAgain, legacy, legacy0618, legacy0326, v1].map((client) => client.close()));
     }
@@ -236,6 +239,7 @@ describe('Streamable HTTP: every era on one running server', () => {
       assert.ok((await modern.listResources()).resources.some((resource) => resource.uri === uri));
       assert.ok(!(await legacy.listResources()).resources.some((resource) => resource.uri === uri));
       await subscription.close();
+      await modern.callTool({ name: 'close_session', arguments: { session_id } });
     } finally {
       await Promise.all([modern.close(), legacy.close()]);
     }
@@ -244,9 +248,9 @@ describe('Streamable HTTP: every era on one running server', () => {
   it('a 2026 tools/call whose Mcp-Param-Session disagrees with the body is refused (400, -32020), and progress streams', async () => {
     const modern = await v2(MODERN);
     try {
-      const { session_id } = (await modern.callTool({ name: 'execute_code', arguments: { code: 'y = 1' } })).structuredContent as {
-        session_id: string;
-      };
+      const made = await modern.callTool({ name: 'execute_code', arguments: { code: 'y = 1' } });
+      assert.ok(!made.isError, JSON.stringify(made.content));
+      const { session_id } = made.structuredContent as { session_id: string };
       const body = {
         jsonrpc: '2.0',
         id: 1,
