@@ -183,7 +183,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       tenant.requests -= requests;
       if (--calls === 0) drained.splice(0).forEach((resolve) => resolve());
     });
-    // A body without the `_meta` envelope is answered by createMcpHandler's strict leg (the supported revisions).
+    // A body without the `_meta` envelope is refused by createMcpHandler (400, -32602, naming what is missing).
     await dispatch(tenant.key, (rq, rs, body) => modern.serve(rq, rs, body, tenant), req, res, read.body);
   };
 
