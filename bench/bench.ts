@@ -16,6 +16,7 @@ import { section as coldCreate } from './sections/cold-create.js';
 import { section as compiledLoad } from './sections/compiled-load.js';
 import { section as fairness } from './sections/fairness.js';
 import { section as firstCall } from './sections/first-call.js';
+import { section as foreground } from './sections/foreground.js';
 import { section as history } from './sections/history.js';
 import { section as jupyter } from './sections/jupyter.js';
 import { section as memory } from './sections/memory.js';
@@ -40,6 +41,7 @@ const SECTIONS: readonly Section[] = [
   baseline,
   onDemand,
   firstCall,
+  foreground,
   scale,
   jupyter,
   pureSnapshot,

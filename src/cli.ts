@@ -11,6 +11,7 @@ import { fetchWheelsCommand } from './python/wheels-cli.js';
 import { packageVersion } from './paths.js';
 import { exposureProblem } from './server/http-access.js';
 import { serveHttp } from './server/http-server.js';
+import { readTokenFile, tenantTokens } from './server/http-tenants.js';
 import { createServer, tenantShared } from './server/server.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
@@ -103,12 +104,21 @@ async function serveOverHttp(
   distribution: Distribution,
   maxBodyBytes: number,
 ): Promise<number | undefined> {
-  const { authToken, allowedHosts, maxClients, maxClientRequests, bodyTimeoutMs } = config.http;
-  const problem = exposureProblem(listen.host, authToken);
+  const { authToken, authTokenFile, allowedHosts, maxClients, maxClientRequests, bodyTimeoutMs } = config.http;
+  let tokens;
+  try {
+    tokens = tenantTokens(authToken, authTokenFile === null ? null : readTokenFile(authTokenFile, log));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    log(error.message);
+    return 2;
+  }
+  const problem = exposureProblem(listen.host, tokens !== null);
   if (problem) {
     log(problem);
     return 2;
   }
+  if (tokens !== null) log(`tenants: ${[...tokens.keys()].join(', ')}`);
   let manager;
   try {
     manager = new SessionManager(config, distribution, log);
@@ -122,12 +132,13 @@ async function serveOverHttp(
   try {
     serving = await serveHttp({
       ...listen,
-      authToken,
+      tokens,
       allowedHosts,
       maxClients,
       maxBodyBytes,
       ...httpLimits(config, maxBodyBytes),
       maxClientRequests,
+      maxSessionsPerTenant: config.http.maxSessionsPerTenant,
       bodyTimeoutMs,
       idleMs: config.sessionTtlMs,
       manager,

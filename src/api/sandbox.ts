@@ -142,7 +142,7 @@ export class SandboxSession {
 
   /** @internal Use sandbox.createSession() or sandbox.getSession(). */
   constructor(
-    /** The session id (192 random bits, base64url), the same id MCP tools take as session_id. */
+    /** The session id (192 random bits, base64url, after `<instanceId>.` with that option), the same id MCP tools take as session_id. */
     readonly id: string,
     private readonly manager: SessionManager,
     private readonly config: Config,

@@ -195,15 +195,21 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     wheelDirs: wheelDirs(read('wheels-dir'), cwd, env),
     /** The pyodide-lock.json given with --lock-file (absolute), or undefined for the pinned one. */
     lockFile: ((value) => (value === undefined ? undefined : resolve(cwd, value)))(read('lock-file')),
+    /** Prefix of session ids (--instance-id), or null. */
+    instanceId: read('instance-id') ?? null,
     /** Streamable HTTP (--http): null serves stdio. */
     http: {
       listen: read('http') ?? null,
       authToken: read('auth-token') ?? null,
+      /** Named tokens, one tenant each (--auth-token-file, absolute), or null; read at start by the command. */
+      authTokenFile: ((value) => (value === undefined ? null : resolve(cwd, value)))(read('auth-token-file')),
       /** null: the default for the address (loopback names on loopback, any otherwise). */
       allowedHosts: read('allowed-hosts') ?? null,
       maxClients: read('max-clients'),
       /** null: a quarter of --max-sessions, at least 1 (see httpLimits). */
       maxSessionsPerClient: read('max-sessions-per-client') ?? null,
+      /** null: no share per tenant, only --max-sessions. */
+      maxSessionsPerTenant: read('max-sessions-per-tenant') ?? null,
       maxClientRequests: read('max-client-requests'),
       /** null: 4 times the largest message (see httpLimits). */
       maxInflightBodyBytes: read('max-inflight-body-bytes') ?? null,

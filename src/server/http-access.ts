@@ -1,8 +1,8 @@
 /**
- * Who may talk to the Streamable HTTP server: the bearer token check, the Host/Origin allow-list (DNS-rebinding
- * protection) and the rule that a non-loopback address needs a token. Pure functions, so every case is unit-tested.
+ * Who may talk to the Streamable HTTP server: the Host/Origin allow-list (DNS-rebinding protection) and the rule
+ * that a non-loopback address needs a token (the tokens themselves, one per tenant: src/server/http-tenants.ts).
+ * Pure functions, so every case is unit-tested.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 
 /** Host names a loopback server answers to by default. */
@@ -18,25 +18,9 @@ export function isLoopback(host: string): boolean {
  * Why the server must not start, or null. Security: without a token, anyone who can reach the port can run code;
  * on loopback that is this machine's users (and DNS rebinding, which the Host check stops), beyond it the network.
  */
-export function exposureProblem(host: string, authToken: string | null): string | null {
-  if (authToken !== null || isLoopback(host)) return null;
-  return `refusing to serve on ${host} without --auth-token: anyone who can reach it could run code on this machine. Set PYODIDE_MCP_AUTH_TOKEN (or --auth-token), or bind to 127.0.0.1.`;
-}
-
-/**
- * A check of the Authorization header against the token; always true without a token. Security: both sides are
- * hashed first, so the comparison is constant-time and does not leak the token's length either.
- */
-export function bearerCheck(authToken: string | null): (header: string | undefined) => boolean {
-  if (authToken === null) return () => true;
-  const expected = createHash('sha256').update(authToken).digest();
-  return (header) => {
-    const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
-    const given = createHash('sha256')
-      .update(match?.[1] ?? '')
-      .digest();
-    return timingSafeEqual(given, expected) && match !== null;
-  };
+export function exposureProblem(host: string, hasToken: boolean): string | null {
+  if (hasToken || isLoopback(host)) return null;
+  return `refusing to serve on ${host} without --auth-token: anyone who can reach it could run code on this machine. Set PYODIDE_MCP_AUTH_TOKEN (or --auth-token), or PYODIDE_MCP_AUTH_TOKEN_FILE for several tenants, or bind to 127.0.0.1.`;
 }
 
 /** The host names a server bound to `host` answers to: the operator's list, loopback names on loopback, else any. */

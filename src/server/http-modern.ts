@@ -2,15 +2,16 @@
  * Streamable HTTP for 2026-07-28 clients (http-server.ts routes them here). That revision has no MCP session
  * (SEP-2567) and no initialize (SEP-2575): every request stands alone, and the SDK's createMcpHandler serves each
  * from a server built for it. What one caller's Python sessions are confined to is its tenant: the holder of a bearer
- * token (today the one --auth-token, or anyone who reaches a loopback server without one). A tenant's servers share
- * one SessionScope (--max-sessions-per-client bounds it; list_sessions, session:// resources and tools see only its
- * sessions), its registered tools and its tools/list cache. A session_id stays a capability inside a tenant: 192
- * random bits. 2025-era clients keep their own MCP session and scope (http-server.ts), apart from any tenant.
+ * token (http-tenants.ts: --auth-token, --auth-token-file; anyone who reaches a loopback server without a token is
+ * the one default tenant). A tenant's 2026 requests share one SessionScope nested in the tenant's (bounded like one
+ * client by --max-sessions-per-client, and with the tenant's other clients by --max-sessions-per-tenant;
+ * list_sessions, session:// resources and tools see only its sessions), its registered tools and its tools/list
+ * cache. A session_id stays a capability inside it. The tenant's 2025-era clients keep their own MCP sessions and
+ * scopes (http-server.ts), apart from its 2026 requests.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
-import type { SessionManager } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
 import { ByteBudget } from './http-body.js';
 import type { CreatedServer, TenantShared } from './server.js';
@@ -33,7 +34,8 @@ export interface Tenant {
 const IDLE_SERVERS = 8;
 
 export interface ModernOptions {
-  manager: SessionManager;
+  /** The scope of a tenant (http-server.ts's, over the manager), which its 2026 requests' scope nests in. */
+  scopeOf: (tenant: string) => SessionScope;
   maxSessionsPerClient: number;
   maxClientBodyBytes: number;
   /** Builds one request's server over the tenant's scope and shared state. */
@@ -41,11 +43,6 @@ export interface ModernOptions {
   /** The shared state of a new tenant; `onChange` tells its listen streams that its tool list changed. */
   sharedFor: (sessions: SessionScope, onChange: () => void) => TenantShared;
   log: (message: string) => void;
-  /**
-   * The tenant's name for a request that passed http-access.ts's bearer check. Named tokens (several tenants) plug
-   * in here: map the request's token to its name. Absent: one tenant, as there is one --auth-token today.
-   */
-  tenantName?: (req: IncomingMessage) => string;
 }
 
 /** The revisions without initialize: a request saying one of these in MCP-Protocol-Version is read as 2026-era. */
@@ -69,15 +66,11 @@ export class ModernServing {
     this.node = toNodeHandler(this.handler, { onerror: (error) => options.log(`http (2026-07-28): ${error.message}`) });
   }
 
-  /** The tenant of a request that passed the bearer check (see ModernOptions.tenantName). */
-  tenantOf(req: IncomingMessage): Tenant {
-    return this.tenant(this.options.tenantName?.(req) ?? 'token');
-  }
-
-  private tenant(name: string): Tenant {
+  /** The 2026-era state of a tenant (its name from http-tenants.ts's resolver), made at its first such request. */
+  tenantNamed(name: string): Tenant {
     let tenant = this.tenants.get(name);
     if (!tenant) {
-      const scope = new SessionScope(this.options.manager, { maxSessions: this.options.maxSessionsPerClient });
+      const scope = new SessionScope(this.options.scopeOf(name), { maxSessions: this.options.maxSessionsPerClient });
       tenant = {
         key: `tenant:${name}`,
         scope,
@@ -93,7 +86,7 @@ export class ModernServing {
 
   private serverOf(name: string | undefined): McpServer {
     const tenant = this.tenants.get(name ?? '');
-    // authInfo is set by serve() from tenantOf(); a request without it never reaches the factory.
+    // authInfo is set by serve() from the tenant the request was resolved to (tenantNamed()); a request without it never reaches the factory.
     if (!tenant) throw new Error('no tenant for this request');
     const reused = tenant.idle.pop();
     if (reused) return reused.server;

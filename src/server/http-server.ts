@@ -1,20 +1,23 @@
 /**
  * The CLI's Streamable HTTP mode: MCP at /mcp, for both protocol eras. A 2025-era client (initialize, then
- * Mcp-Session-Id) gets one SDK StreamableHTTPServerTransport and one McpServer per MCP session, each over its own
- * SessionScope of the one SessionManager, so a client reaches only the Python sessions it created. A 2026-07-28
- * request (no MCP session; a `_meta` envelope and MCP-Protocol-Version) goes to http-modern.ts, which confines it to
- * its tenant (the bearer token's holder). Order of checks on every request (Security): the bearer token, then Host/Origin, then the
+ * Mcp-Session-Id) gets one SDK StreamableHTTPServerTransport and one McpServer per MCP session. Scopes nest: each
+ * tenant (its bearer token, src/server/http-tenants.ts) has a SessionScope of the one SessionManager, and each of its
+ * clients a SessionScope of the tenant's, so a client reaches only the Python sessions it created and a tenant never
+ * another's; an MCP session id is valid only with the token that opened it. A 2026-07-28 request (no MCP session; a
+ * `_meta` envelope and MCP-Protocol-Version) goes to http-modern.ts: the tenant's 2026 requests share one scope of
+ * the tenant's. Order of checks on every request (Security): the bearer token (the tenant), then Host/Origin, then the
  * path; then the body is read under the byte budgets (src/server/http-body.ts) and the client's bound on requests
  * in flight is checked; then the request waits in its client's queue (src/server/fair-dispatch.ts: round-robin
  * over clients, one per event-loop turn) and only then does the SDK get the parsed body.
  */
-import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { SessionManager } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
-import { allowedHostNames, bearerCheck, hostAllowed } from './http-access.js';
+import { newSessionId } from '../sessions/session-id.js';
+import { allowedHostNames, hostAllowed } from './http-access.js';
+import { tenantResolver, type TenantTokens } from './http-tenants.js';
 import { DROPPED, FairDispatcher } from './fair-dispatch.js';
 import { ByteBudget, readJsonBody } from './http-body.js';
 import { refuse, refuseUnreadBody } from './http-refusal.js';
@@ -25,7 +28,8 @@ import type { CreatedServer, TenantShared } from './server.js';
 export interface HttpServeOptions {
   host: string;
   port: number;
-  authToken: string | null;
+  /** Tenant name to bearer token (--auth-token, --auth-token-file); null: no token asked, one tenant. */
+  tokens: TenantTokens | null;
   /** null: the default for the address (see allowedHostNames). */
   allowedHosts: string[] | null;
   /** Most MCP sessions open at once. */
@@ -45,6 +49,8 @@ export interface HttpServeOptions {
   manager: SessionManager;
   /** Most Python sessions one client may hold at once (--max-sessions-per-client). */
   maxSessionsPerClient: number;
+  /** Most Python sessions one tenant may hold at once (--max-sessions-per-tenant); null: only --max-sessions. */
+  maxSessionsPerTenant: number | null;
   /** Builds the MCP server of one client over its scope (a 2026-era request's: over its tenant's, with its shared state). */
   serverFor: (sessions: SessionScope, shared?: TenantShared) => CreatedServer;
   /** The shared state of a 2026-era tenant (its registered tools, its tools/list cache). */
@@ -54,6 +60,8 @@ export interface HttpServeOptions {
 
 /** One client: its transport, its server, and whether it is in use. */
 interface Client {
+  /** The tenant whose token opened it: a request with another tenant's token does not reach it. */
+  tenant: string;
   transport: StreamableHTTPServerTransport;
   created: CreatedServer;
   lastSeen: number;
@@ -91,7 +99,20 @@ const NEW_CLIENTS = Symbol('new clients');
 
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
   const { log, manager } = options;
-  const authorized = bearerCheck(options.authToken);
+  const tenantOf = tenantResolver(options.tokens);
+  /**
+   * Each tenant's scope over the manager, made at its first request: at most one per configured token. A client
+   * without an MCP session (a future protocol revision) would be served over its tenant's scope directly.
+   */
+  const tenants = new Map<string, SessionScope>();
+  const scopeOf = (tenant: string) => {
+    let scope = tenants.get(tenant);
+    if (!scope) {
+      const maxSessions = options.maxSessionsPerTenant ?? undefined;
+      tenants.set(tenant, (scope = new SessionScope(manager, { owner: tenant, maxSessions, share: 'tenant' })));
+    }
+    return scope;
+  };
   const allowed = allowedHostNames(options.host, options.allowedHosts);
   const clients = new Map<string, Client>();
   /** Transports created for an initialize request that has not completed yet: they count toward maxClients. */
@@ -107,7 +128,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
    */
   const dispatcher = new FairDispatcher<string | typeof NEW_CLIENTS>(2 * options.maxClientRequests);
   const modern = new ModernServing({
-    manager,
+    scopeOf: (tenant) => scopeOf(tenant),
     maxSessionsPerClient: options.maxSessionsPerClient,
     maxClientBodyBytes: options.maxClientBodyBytes,
     serverFor: (sessions, shared) => options.serverFor(sessions, shared),
@@ -164,8 +185,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
    * large) and its tenant's budgets, then the SDK's classification decides: a 2025-era body (no envelope) is refused
    * as the SDK's modern endpoint would, an enveloped one is served by the tenant's per-request server.
    */
-  const serveModern = async (req: IncomingMessage, res: ServerResponse) => {
-    const tenant = modern.tenantOf(req);
+  const serveModern = async (req: IncomingMessage, res: ServerResponse, tenantName: string) => {
+    const tenant = modern.tenantNamed(tenantName);
     const read = await readJsonBody(req, res, {
       maxBytes: options.maxBodyBytes,
       server: bodies,
@@ -189,10 +210,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // Security: nothing of the request is read or parsed before the token is checked.
-    if (!authorized(req.headers.authorization)) {
-      return refuse(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" (the token the server was started with).', {
-        'www-authenticate': 'Bearer',
-      });
+    const tenant = tenantOf(req);
+    if (tenant === null) {
+      return refuse(
+        res,
+        401,
+        'Unauthorized: send "Authorization: Bearer <token>" with a token this server was given (--auth-token or a line of --auth-token-file).',
+        {
+          'www-authenticate': 'Bearer',
+        },
+      );
     }
     if (!hostAllowed(allowed, req.headers.host, req.headers.origin)) {
       return refuse(res, 403, 'Forbidden: this Host or Origin is not allowed (--allowed-hosts).');
@@ -201,8 +228,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (stopping) return refuse(res, 503, 'The server is shutting down.');
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const client = clients.get(sessionId);
-      // The same answer for a closed, expired or made-up id: the client starts a new MCP session.
+      const found = clients.get(sessionId);
+      // The same answer for a closed, expired or made-up id, and for another tenant's: the client starts a new one.
+      const client = found?.tenant === tenant ? found : undefined;
       if (!client) return refuse(res, 404, 'Session not found: initialize a new MCP session.');
       track(client, req, res);
       if (req.method !== 'POST') return void (await dispatch(sessionId, client.transport, req, res));
@@ -234,7 +262,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       return;
     }
     if (req.method !== 'POST') return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required.');
-    if (isModernRevision(req.headers['mcp-protocol-version'])) return serveModern(req, res);
+    if (isModernRevision(req.headers['mcp-protocol-version'])) return serveModern(req, res, tenant);
     if (clients.size + starting >= options.maxClients) {
       return refuse(
         res,
@@ -255,15 +283,17 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       if (!read.ok) return refuseUnreadBody(req, res, read.refusal, options.bodyTimeoutMs);
       const transport = new StreamableHTTPServerTransport({
         // Security: 192 bits from the CSPRNG. The id routes requests; the token (when set) is what authorizes them.
-        sessionIdGenerator: () => randomBytes(24).toString('base64url'),
+        // With --instance-id it carries the same prefix as session ids, so a proxy routes the MCP session too.
+        sessionIdGenerator: () => newSessionId(manager.instanceId),
         maxRequestBodySize: options.maxBodyBytes,
         onsessioninitialized: (id) => {
           clients.set(id, client!);
           log(`MCP session ${id} opened (${clients.size} open)`);
         },
       });
-      const created = options.serverFor(new SessionScope(manager, { maxSessions: options.maxSessionsPerClient }));
+      const created = options.serverFor(new SessionScope(scopeOf(tenant), { maxSessions: options.maxSessionsPerClient }));
       client = {
+        tenant,
         transport,
         created,
         lastSeen: Date.now(),

@@ -15,7 +15,10 @@ export type InterruptReason = 'timeout' | 'cancelled';
 /** Ops that may run user code: sent by execute() or requestWithin(), under the cell's deadline. */
 type UserCodeOp = 'execute' | 'run_file' | 'call_function' | 'list_variables' | 'inspect_variable' | 'remove_variables' | 'reset';
 /** Ops the session answers in the background, between other requests (PreloadScheduler): background(). */
-export type BackgroundOp = 'preload' | 'prime';
+const BACKGROUND_OP_LIST = ['preload', 'prime'] as const satisfies readonly Op[];
+export type BackgroundOp = (typeof BACKGROUND_OP_LIST)[number];
+/** The same ops, for the channel: a request of any other op is one an agent waits on (it resumes a held session). */
+export const BACKGROUND_OPS: ReadonlySet<Op> = new Set<Op>(BACKGROUND_OP_LIST);
 /** Ops that run no user code: request(), under the fixed deadline of --op-timeout (package ops: PACKAGE_OP_FACTOR times). */
 export type HostOp = Exclude<Op, UserCodeOp | BackgroundOp>;
 

@@ -24,6 +24,7 @@ import {
 } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
 import {
+  BACKGROUND_OPS,
   brokenRule,
   PACKAGE_OP_FACTOR,
   PACKAGE_OPS,
@@ -83,6 +84,10 @@ export class SessionChannel {
   /** The session's bounded share of the server's log. */
   private readonly sessionLog: (text: string) => void;
   private nextId = 1;
+  /** The session's background steps are held (releaseBackground() lets them go on). */
+  private holding = false;
+  /** The session process is stopped (SIGSTOP). */
+  private stopped = false;
 
   constructor(private readonly options: ChannelOptions) {
     // Security: one bound for all a session can put in the server's log, its process's descriptors and its worker's
@@ -190,9 +195,58 @@ export class SessionChannel {
     return this.send<K>(body);
   }
 
+  /** True while a request other than a background one (preload, prime) waits for its answer. */
+  get foregroundPending(): boolean {
+    for (const { op } of this.pending.values()) if (!BACKGROUND_OPS.has(op)) return true;
+    return false;
+  }
+
+  /** True while the session boots or runs a background request (preload, prime). */
+  get backgroundRunning(): boolean {
+    if (!this.isReady) return true;
+    for (const { op } of this.pending.values()) if (BACKGROUND_OPS.has(op)) return true;
+    return false;
+  }
+
+  /**
+   * Holds the session's background work while calls an agent waits on run (src/sessions/background-gate.ts): its
+   * preload and priming wait before their next step, and with `stop` (and process isolation) its process is stopped
+   * whole, a boot included, unless it owes a call an answer. Any request other than a background one resumes it first.
+   */
+  holdBackground(stop: boolean): void {
+    if (this.endReason) return;
+    if (!this.holding) {
+      this.holding = true;
+      this.endpoint.hold(true);
+    }
+    const { stopper } = this.endpoint;
+    if (stop && stopper && !this.stopped && !this.foregroundPending) {
+      this.stopped = true;
+      stopper.stop();
+    }
+  }
+
+  /** Lets the session's background work go on (the process resumed, the steps released). */
+  releaseBackground(): void {
+    if (this.endReason) return;
+    this.resumeProcess();
+    if (this.holding) {
+      this.holding = false;
+      this.endpoint.hold(false);
+    }
+  }
+
+  private resumeProcess(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.endpoint.stopper?.resume();
+  }
+
   /** Sends a request as it is; resolves to the reply the contract defines for its op. */
   private send<K extends Op>(body: RequestOf<K> & { type: K }): Promise<ReplyOf<K>> {
     if (this.endReason) return Promise.reject(this.endReason);
+    // A call an agent waits on is never sent to a stopped process (its background steps stay held).
+    if (!BACKGROUND_OPS.has(body.type)) this.resumeProcess();
     const id = this.nextId++;
     return new Promise<ReplyOf<K>>((resolve, reject) => {
       this.pending.set(id, { op: body.type, resolve: resolve as (value: unknown) => void, reject });

@@ -4,7 +4,6 @@
  * that a late caller is told why a session is gone instead of getting a silent new one. A call naming a session
  * saved before a restart (--state-dir) restores it first (src/sessions/restorer.ts).
  */
-import { randomBytes } from 'node:crypto';
 import type { PreloadReport, RuntimeInfo } from '../wire/contract.js';
 import { NEW_SESSION_HINT, PyodideMcpError } from '../errors.js';
 import { distributionFacts, type Distribution, type DistributionFacts } from '../python/distribution.js';
@@ -20,6 +19,7 @@ import { SessionRegistry, type Session, type SessionSummary } from './registry.j
 import { SessionRestorer, type RestoreReport } from './restorer.js';
 import { SessionOps } from './session-ops.js';
 import { SessionQueue } from './session-queue.js';
+import { foreignInstanceError, newSessionId } from './session-id.js';
 import { WarmPool } from './warm-pool.js';
 
 export type { CellRun, ExportTurn, RestoreReport, SessionSummary };
@@ -67,16 +67,20 @@ export class SessionManager extends SessionOps {
       ttlMs: config.sessionTtlMs,
       log,
       isClosing: () => this.closing,
-      bootForRestore: (id, createdAt) => this.boot(id, createdAt, false),
+      bootForRestore: (id, createdAt, owner) => this.boot(id, createdAt, false, owner),
     });
   }
 
   /**
    * Boots a new session (or takes a warm one) and returns it once its runtime is ready, with what its background
-   * preload did when it is done already (a warm session preloaded before it was taken), else null.
+   * preload did when it is done already (a warm session preloaded before it was taken), else null. `owner`: the
+   * tenant creating it (HTTP), saved with it so that only that tenant restores it after a restart.
    */
-  async create(): Promise<{ id: string; runtime: RuntimeInfo; expiresAt: number; preload: PreloadReport | null }> {
-    const session = await this.boot(newSessionId(), Date.now(), true);
+  async create(
+    owner: string | null = null,
+  ): Promise<{ id: string; runtime: RuntimeInfo; expiresAt: number; preload: PreloadReport | null }> {
+    // An agent waits on it (a boot, when the pool has no session ready): background work is held meanwhile.
+    const session = await this.pool.foreground(() => this.boot(newSessionId(this.instanceId), Date.now(), true, owner));
     return {
       id: session.id,
       runtime: session.runtime,
@@ -89,7 +93,7 @@ export class SessionManager extends SessionOps {
    * Boots a session with this id; `persist` false while it is being restored (its state on disk is the one to
    * restore, not yet what the session holds).
    */
-  private async boot(id: string, createdAt: number, persist: boolean): Promise<Session> {
+  private async boot(id: string, createdAt: number, persist: boolean, owner: string | null): Promise<Session> {
     if (this.closing) throw new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
     if (this.sessions.size + this.booting >= this.config.maxSessions) {
       throw new PyodideMcpError(
@@ -113,6 +117,7 @@ export class SessionManager extends SessionOps {
         files: new SessionFileIndex(id, this.config.fileLimits),
         runtime,
         createdAt,
+        owner,
         executionCount: 0,
         queue: new SessionQueue(Date.now(), this.config.queue),
         history: new CellHistory(this.config.maxHistoryCells, this.config.maxHistoryBytes),
@@ -202,10 +207,12 @@ export class SessionManager extends SessionOps {
   /**
    * With --state-dir: when `id` is not a live session but is saved (from before a restart), restores it. Every call
    * naming a session does this first; it resolves true when this call restored it, false for a live or unknown id
-   * (the call then goes on as usual). What the restore did waits for takeRestoreReport().
+   * (the call then goes on as usual). What the restore did waits for takeRestoreReport(). `owner`: the tenant asking
+   * (HTTP); a session another tenant saved stays on disk, unknown to this one.
    */
-  async restore(id: string): Promise<boolean> {
-    const report = await this.restorer.restore(id);
+  async restore(id: string, owner: string | null = null): Promise<boolean> {
+    this.route(id);
+    const report = await this.pool.foreground(() => this.restorer.restore(id, owner));
     const session = this.sessions.get(id);
     if (!report || !session) return false;
     session.restoreReport = report;
@@ -226,6 +233,7 @@ export class SessionManager extends SessionOps {
    * (not restored since a restart) is deleted without being restored. Throws if the session does not exist.
    */
   async close(id: string): Promise<void> {
+    this.route(id);
     if (!this.sessions.has(id) && !this.restorer.has(id) && (await this.persistence.status(id)) === 'yes') {
       await this.persistence.forget(id);
       this.sessions.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed. ${NEW_SESSION_HINT}`));
@@ -258,7 +266,8 @@ export class SessionManager extends SessionOps {
       void this.persistence.forget(session.id);
       this.namespaceEvents.gone(session.id);
     }
-    if (!this.closing) this.persistence.sweep(this.restorer.inUse(), now);
+    // The state store's sweep is background work: not while a call an agent waits on runs (it comes again).
+    if (!this.closing && this.pool.backgroundMayRun) this.persistence.sweep(this.restorer.inUse(), now);
   }
 
   /** Ends every session; later calls fail with SERVER_CLOSING. */
@@ -284,7 +293,8 @@ export class SessionManager extends SessionOps {
     return session.queue.run(async () => {
       // When its turn comes the session may have died meanwhile: find() then says why.
       const current = this.find(session.id);
-      return task(current).finally(() => this.persistence.touched(current));
+      // An agent waits on it: the server's background work is held meanwhile (src/sessions/background-gate.ts).
+      return this.pool.foreground(() => task(current)).finally(() => this.persistence.touched(current));
     }, bytes);
   }
 
@@ -296,11 +306,24 @@ export class SessionManager extends SessionOps {
 
   /** A live session, or an error that says why there is none. No side effects: expiry is the sweep's job. */
   private find(id: string): Session {
+    this.route(id);
     return this.sessions.find(id);
   }
-}
 
-/** 192 bits from the CSPRNG, base64url: unguessable and safe in URIs. */
-function newSessionId(): string {
-  return randomBytes(24).toString('base64url');
+  /**
+   * The operator's routing prefix of this server's session ids (--instance-id), or null: ids are then the random
+   * part alone.
+   */
+  get instanceId(): string | null {
+    return this.config.instanceId;
+  }
+
+  /**
+   * Throws WRONG_INSTANCE for an id that names another instance (src/sessions/session-id.ts): the caller is told
+   * where to send it rather than that the session does not exist. Every call naming a session passes here first.
+   */
+  route(id: string): void {
+    const error = foreignInstanceError(id, this.config.instanceId);
+    if (error) throw error;
+  }
 }

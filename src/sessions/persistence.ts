@@ -22,8 +22,11 @@ export interface Persistence {
   cellsCleared(session: Session): Promise<void>;
   /** Deletes a session's saved state (closed, expired, dead); shutdown keeps it. */
   forget(id: string): Promise<void>;
-  /** Whether a (not expired) session with this id is saved; an expired one is deleted on the way. */
-  status(id: string): Promise<'yes' | 'no' | 'expired'>;
+  /**
+   * Whether a (not expired) session with this id is saved; an expired one is deleted on the way. `owner`: the tenant
+   * asking; another tenant's session is 'no'.
+   */
+  status(id: string, owner?: string | null): Promise<'yes' | 'no' | 'expired'>;
   /** A saved session read back for a restore, or null. */
   load(id: string): Promise<StoredSession | null>;
   /** Saved sessions not in `live`. */
@@ -80,11 +83,11 @@ export class StatePersistence implements Persistence {
   }
 
   created(session: Session): Promise<void> {
-    return this.saving(session, () => this.store.create(session.id, session.createdAt));
+    return this.saving(session, () => this.store.create(session.id, session.createdAt, session.createdAt, session.owner));
   }
 
   touched(session: Session): Promise<void> {
-    return this.saving(session, () => this.store.touch(session.id, session.createdAt, Date.now()));
+    return this.saving(session, () => this.store.touch(session.id, session.createdAt, Date.now(), session.owner));
   }
 
   cellRan(session: Session, cell: LoggedCell): Promise<void> {
@@ -116,8 +119,8 @@ export class StatePersistence implements Persistence {
     await this.store.remove(id).catch((error: Error) => this.log(`session ${id}: saved state not deleted: ${error.message}`));
   }
 
-  status(id: string): Promise<'yes' | 'no' | 'expired'> {
-    return this.store.has(id);
+  status(id: string, owner: string | null = null): Promise<'yes' | 'no' | 'expired'> {
+    return this.store.has(id, Date.now(), owner);
   }
 
   load(id: string): Promise<StoredSession | null> {

@@ -7,9 +7,14 @@
  * So a preload starts only while no session is booting, and at most `slots` run at once (cores − 1, at least 1: a
  * core stays free for the cells agents are waiting on). Sessions an agent holds go before warm ones.
  *
- * After its preload (or at once when nothing is preloaded), a session is primed (the `prime` request,
- * workers/thread/prime.ts): lowest priority, only while no session boots and no preload waits, and the worker stops it at
- * the agent's first request.
+ * A session is primed (the `prime` request, workers/thread/prime.ts) as soon as it is up, before its preload and
+ * whether or not other sessions boot: it is short (0.3 s of CPU), and it is what makes an agent's first calls in a
+ * session as fast as later ones. When it came last (only while no session booted and no preload waited), a server
+ * whose pool was refilling after a burst of creates handed out unprimed sessions (measured in the bench's foreground
+ * section). The worker stops it at the agent's first request.
+ *
+ * Nothing starts while a call an agent waits on runs (`mayStart`: the background gate), except a preload a call waits
+ * for, which starts at once whatever the slots.
  */
 import type { PreloadReport } from '../wire/contract.js';
 import type { SessionChannel } from './channel.js';
@@ -23,6 +28,8 @@ interface Entry {
   urgent: boolean;
   /** Not started before this time (ms since epoch); see HELD_GRACE_MS. */
   notBefore: number;
+  /** A call waits for it (whenDone): it starts at once, whatever else runs. */
+  awaited: boolean;
   readonly done: Promise<PreloadReport>;
   /** What the preload did, once done. */
   report: PreloadReport | null;
@@ -52,6 +59,8 @@ export class PreloadScheduler {
    * @param log the server's log
    * @param preloadSet whether there is anything to preload (else each session goes straight to its priming)
    * @param primeCells cells each session's priming runs (0: none)
+   * @param mayStart whether background work may start now (src/sessions/background-gate.ts: no call an agent waits on
+   *   runs); a preload a call waits for starts anyway. Call pump() when it turns true.
    */
   constructor(
     private readonly slots: number,
@@ -59,6 +68,7 @@ export class PreloadScheduler {
     private readonly log: (message: string) => void,
     private readonly preloadSet = true,
     private readonly primeCells = 0,
+    private readonly mayStart: () => boolean = () => true,
   ) {}
 
   /** Queues a ready session's preload (`urgent`: an agent holds it, so it goes first). Idempotent. */
@@ -76,6 +86,7 @@ export class PreloadScheduler {
       state: 'waiting',
       urgent,
       notBefore: urgent ? this.graceEnd() : 0,
+      awaited: false,
       done,
       report: null,
       resolve,
@@ -90,17 +101,17 @@ export class PreloadScheduler {
       }
       if (entry.state === 'waiting' || entry.state === 'running') entry.reject(reason);
     });
+    this.queuePrime(entry);
     if (!this.preloadSet) {
       entry.state = 'done';
       entry.report = { imported: {}, failed: [] };
       entry.resolve(entry.report);
-      this.queuePrime(entry);
     } else if (urgent) this.queue.unshift(entry);
     else this.queue.push(entry);
     this.pump();
   }
 
-  /** Called once per entry: when it is added without a preload, or when its preload is done. */
+  /** Called once per entry, when it is added. */
   private queuePrime(entry: Entry): void {
     if (this.primeCells === 0 || this.closed || !this.entries.has(entry.channel)) return;
     this.primes.push(entry);
@@ -137,8 +148,9 @@ export class PreloadScheduler {
   whenDone(channel: SessionChannel): Promise<PreloadReport> {
     const entry = this.entries.get(channel);
     if (!entry) return Promise.reject(new Error('this session has no preload scheduled'));
-    // Someone waits for it: no grace.
+    // Someone waits for it: no grace, no waiting for a slot or for calls elsewhere to end.
     entry.notBefore = 0;
+    entry.awaited = true;
     this.pump();
     return entry.done;
   }
@@ -151,45 +163,51 @@ export class PreloadScheduler {
 
   /** Starts what may start now; call whenever a boot ends. */
   pump(): void {
+    // A preload a call waits for starts at once (it is that call's work, not background work).
+    for (let index; !this.closed && (index = this.queue.findIndex((entry) => entry.awaited)) >= 0;) this.startPreload(index);
+    if (!this.mayStart()) return;
     // A held session's preload starts even while others boot: an agent may be waiting on it (SessionManager.execute).
     const eligible = (entry: Entry) => Date.now() >= entry.notBefore && (entry.urgent || this.booting() === 0);
     while (!this.closed && this.running < this.slots) {
-      const index = this.queue.findIndex(eligible);
-      if (index < 0) {
-        // Priming last: while nothing boots and no preload could start.
-        if (this.primes.length === 0 || this.booting() > 0 || this.queue.length > 0) return;
+      // Priming first (see the top of this file).
+      if (this.primes.length > 0) {
         this.startPrime(this.primes.shift()!);
         continue;
       }
-      const [entry] = this.queue.splice(index, 1) as [Entry];
-      entry.state = 'running';
-      this.running++;
-      const started = performance.now();
-      void entry.channel
-        .background({ type: 'preload' })
-        .then(
-          (answer) => {
-            entry.state = 'done';
-            // Security: the reasons come from the session; they are cut again here.
-            const report = { imported: answer.imported, failed: capFailures(answer.failed) };
-            entry.report = report;
-            this.log(`preload imported in ${Math.round(performance.now() - started)} ms`);
-            for (const failure of report.failed) this.log(`preload: ${failure.name} not imported: ${failure.reason}`);
-            entry.resolve(report);
-            this.queuePrime(entry);
-          },
-          (error: Error) => {
-            entry.state = 'failed';
-            // The session stays usable: what is missing is imported on first use, like any offline package.
-            if (!entry.channel.endReason) this.log(`preload failed (imported on first use instead): ${error.message}`);
-            entry.reject(error);
-          },
-        )
-        .finally(() => {
-          this.running--;
-          this.pump();
-        });
+      const index = this.queue.findIndex(eligible);
+      if (index < 0) return;
+      this.startPreload(index);
     }
+  }
+
+  private startPreload(index: number): void {
+    const [entry] = this.queue.splice(index, 1) as [Entry];
+    entry.state = 'running';
+    this.running++;
+    const started = performance.now();
+    void entry.channel
+      .background({ type: 'preload' })
+      .then(
+        (answer) => {
+          entry.state = 'done';
+          // Security: the reasons come from the session; they are cut again here.
+          const report = { imported: answer.imported, failed: capFailures(answer.failed) };
+          entry.report = report;
+          this.log(`preload imported in ${Math.round(performance.now() - started)} ms`);
+          for (const failure of report.failed) this.log(`preload: ${failure.name} not imported: ${failure.reason}`);
+          entry.resolve(report);
+        },
+        (error: Error) => {
+          entry.state = 'failed';
+          // The session stays usable: what is missing is imported on first use, like any offline package.
+          if (!entry.channel.endReason) this.log(`preload failed (imported on first use instead): ${error.message}`);
+          entry.reject(error);
+        },
+      )
+      .finally(() => {
+        this.running--;
+        this.pump();
+      });
   }
 
   private startPrime(entry: Entry): void {

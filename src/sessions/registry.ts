@@ -18,6 +18,11 @@ export interface Session {
   files: SessionFileIndex;
   runtime: RuntimeInfo;
   createdAt: number;
+  /**
+   * The tenant that created it (HTTP: src/server/http-tenants.ts), saved with it (--state-dir) so that only that
+   * tenant restores it; null for sessions of stdio and the library.
+   */
+  owner: string | null;
   executionCount: number;
   queue: SessionQueue;
   /** Cells run, for export_notebook (bounded by --max-history-cells). */

@@ -40,7 +40,7 @@ export interface RestoreHost {
   /** True once the server is shutting down: nothing more is restored. */
   isClosing(): boolean;
   /** Boots a session with this id, not saved while it is restored (its state on disk is the one to restore). */
-  bootForRestore(id: string, createdAt: number): Promise<Session>;
+  bootForRestore(id: string, createdAt: number, owner: string | null): Promise<Session>;
 }
 
 export class SessionRestorer {
@@ -64,15 +64,16 @@ export class SessionRestorer {
   /**
    * When `id` is not a live session but is saved, restores it and returns what was done. Null when there was nothing
    * to restore (a live or unknown id: the call then goes on as usual), and for calls that waited for another's restore.
+   * `owner`: the tenant asking (null: stdio, the library); a session saved by another tenant is not restored for it.
    */
-  async restore(id: string): Promise<RestoreReport | null> {
+  async restore(id: string, owner: string | null = null): Promise<RestoreReport | null> {
     if (this.host.isClosing() || this.host.sessions.has(id)) return null;
     const pending = this.restoring.get(id);
     if (pending) {
       await pending;
       return null;
     }
-    const restoring = this.fromDisk(id);
+    const restoring = this.fromDisk(id, owner);
     this.restoring.set(id, restoring);
     try {
       return await restoring;
@@ -97,9 +98,9 @@ export class SessionRestorer {
       }));
   }
 
-  private async fromDisk(id: string): Promise<RestoreReport | null> {
+  private async fromDisk(id: string, owner: string | null): Promise<RestoreReport | null> {
     const { persistence, sessions, log } = this.host;
-    const status = await persistence.status(id);
+    const status = await persistence.status(id, owner);
     if (status === 'expired') {
       throw new PyodideMcpError(
         'SESSION_EXPIRED',
@@ -108,8 +109,11 @@ export class SessionRestorer {
     }
     const stored = status === 'yes' ? await persistence.load(id) : null;
     if (!stored) return null;
+    // Security: another tenant's saved session is, for this caller, a session that does not exist. One saved without
+    // an owner (stdio, the library, before tenants) is restored for whoever names its id, as always.
+    if (owner !== null && stored.owner !== null && stored.owner !== owner) return null;
     log(`restoring session ${id}: ${stored.files.length} files, ${stored.log.length} cells`);
-    const session = await this.host.bootForRestore(id, stored.createdAt);
+    const session = await this.host.bootForRestore(id, stored.createdAt, stored.owner ?? owner);
     return session.queue.run(async () => {
       let report: RestoreReport;
       try {

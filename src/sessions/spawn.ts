@@ -20,6 +20,13 @@ export interface SessionEndpoint {
   send(request: SessionRequest): void;
   /** Raises KeyboardInterrupt in the session's Python. */
   interrupt(): void;
+  /** Holds the worker's background steps before their next one (true), or lets them go on (false). */
+  hold(on: boolean): void;
+  /**
+   * Stops the session process (SIGSTOP) and lets it go on (SIGCONT): every thread of it, a boot's compile included.
+   * Null for a thread, which cannot be stopped alone.
+   */
+  readonly stopper: { stop(): void; resume(): void } | null;
   onMessage(listener: (raw: unknown) => void): void;
   /** The session ended on its own, or broke the framing (`description` says which). */
   onExit(listener: (description: string) => void): void;
@@ -52,6 +59,8 @@ function inThisProcess(options: SpawnOptions): SessionEndpoint {
     // never detached (a session process gets its copy by serialization instead).
     send: (request) => supervisor.handle('data' in request ? { ...request, data: new Uint8Array(request.data) } : request),
     interrupt: () => supervisor.interrupt(),
+    hold: (on) => supervisor.hold(on),
+    stopper: null,
     onMessage: (listener) => (onMessage = listener),
     onExit: (listener) => (onExit = listener),
     terminate: () => supervisor.terminate(),
@@ -120,6 +129,9 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
   child.on('exit', (code, signal) =>
     end(signal ? `the session process was killed (${signal})` : `the session process exited (code ${code})`),
   );
+  const signal = (name: 'SIGSTOP' | 'SIGCONT') => {
+    if (!ended && child.exitCode === null && child.signalCode === null) child.kill(name);
+  };
   const send = (control: ProcessControl) => {
     if (!ended && channel.writable) writeFrame(channel, control);
   };
@@ -132,6 +144,17 @@ function inChildProcess(options: SpawnOptions): SessionEndpoint {
         ? send({ control: 'request', request })
         : !ended && workerChannel.writable && writeFrame(workerChannel, request),
     interrupt: () => send({ control: 'interrupt' }),
+    hold: (on) => send({ control: 'hold', hold: on }),
+    // Windows has no SIGSTOP.
+    stopper:
+      process.platform === 'win32'
+        ? null
+        : {
+            // A stopped process cannot read its pipes: the channel never stops one that owes a call an answer, and resumes
+            // it before it sends one (src/sessions/channel.ts). Errors (the process is gone) are the exit handler's to report.
+            stop: () => signal('SIGSTOP'),
+            resume: () => signal('SIGCONT'),
+          },
     onMessage: (listener) => messageListeners.push(listener),
     onExit: (listener) => exitListeners.push(listener),
     terminate: async () => {

@@ -17,14 +17,15 @@ import { join } from 'node:path';
 import type { FileLimits } from '../wire/contract.js';
 import { UsageError } from '../errors.js';
 import { privateDirProblem } from '../python/user-cache.js';
+import { SESSION_ID } from './session-id.js';
 import { checkDir, readRegular, writeAtomic } from './state-files.js';
 import { CellLogs, type LogRead, type LoggedCell } from './state-log.js';
 import { WorkspaceManifests, type StoredFile } from './state-manifest.js';
 
 export type { LoggedCell, StoredFile };
 
-/** A session id as newSessionId() makes them: 24 random bytes in base64url, nothing else may become a path. */
-export const SESSION_ID = /^[A-Za-z0-9_-]{32}$/;
+// A session id as newSessionId() makes them (src/sessions/session-id.ts): nothing else may become a path.
+export { SESSION_ID };
 
 const VERSION = 1;
 
@@ -38,6 +39,8 @@ export interface StoredSummary {
 
 /** Everything a restore needs. */
 export interface StoredSession extends StoredSummary, LogRead {
+  /** The tenant that created it, or null (saved without one: stdio, the library, or before tenants existed). */
+  owner: string | null;
   files: StoredFile[];
   /** Files left out: over a file limit, unreadable, or not a regular file. */
   skippedFiles: string[];
@@ -47,6 +50,8 @@ interface Meta {
   version: number;
   created_at: number;
   last_used_at: number;
+  /** The tenant that created the session (HTTP, src/server/http-tenants.ts); absent: whoever names the id restores it. */
+  owner?: string;
 }
 
 export class StateStore {
@@ -83,23 +88,27 @@ export class StateStore {
   }
 
   /** Starts keeping a new session (or one being restored): its directory and meta.json. */
-  async create(id: string, createdAt: number, lastUsedAt = createdAt): Promise<void> {
+  async create(id: string, createdAt: number, lastUsedAt = createdAt, owner: string | null = null): Promise<void> {
     const dir = this.sessionDir(id);
     await mkdir(join(dir, 'blobs'), { recursive: true, mode: 0o700 });
     await checkDir(dir);
-    await this.writeMeta(id, { version: VERSION, created_at: createdAt, last_used_at: lastUsedAt });
+    await this.writeMeta(id, meta(createdAt, lastUsedAt, owner));
   }
 
   /** Records the last use of a session (its on-disk TTL runs from there). */
-  async touch(id: string, createdAt: number, lastUsedAt: number): Promise<void> {
-    await this.writeMeta(id, { version: VERSION, created_at: createdAt, last_used_at: lastUsedAt });
+  async touch(id: string, createdAt: number, lastUsedAt: number, owner: string | null = null): Promise<void> {
+    await this.writeMeta(id, meta(createdAt, lastUsedAt, owner));
   }
 
-  /** Whether a (not expired) session with this id is on disk. Expired ones are deleted on the way. */
-  async has(id: string, now = Date.now()): Promise<'yes' | 'no' | 'expired'> {
+  /**
+   * Whether a (not expired) session with this id is on disk. Expired ones are deleted on the way. With `owner` (a
+   * tenant asking), a session another tenant saved is 'no', expired or not: its existence is not this tenant's to know.
+   */
+  async has(id: string, now = Date.now(), owner: string | null = null): Promise<'yes' | 'no' | 'expired'> {
     if (!SESSION_ID.test(id)) return 'no';
     const meta = await this.readMeta(id);
     if (!meta) return 'no';
+    if (owner !== null && meta.owner !== undefined && meta.owner !== owner) return 'no';
     if (now - meta.last_used_at >= this.ttlMs) {
       await this.remove(id);
       return 'expired';
@@ -147,7 +156,18 @@ export class StateStore {
     const dir = this.sessionDir(id);
     const { files, skippedFiles } = await this.manifests.load(dir);
     const { log, dropped, unread } = await this.logs.read(dir);
-    return { id, createdAt: meta.created_at, lastUsedAt: meta.last_used_at, cells: log.length, files, skippedFiles, log, dropped, unread };
+    return {
+      id,
+      createdAt: meta.created_at,
+      lastUsedAt: meta.last_used_at,
+      owner: meta.owner ?? null,
+      cells: log.length,
+      files,
+      skippedFiles,
+      log,
+      dropped,
+      unread,
+    };
   }
 
   /** Records a call's change set: the bytes of the files it wrote, and the files it deleted. */
@@ -185,6 +205,7 @@ export class StateStore {
     try {
       const meta = JSON.parse(Buffer.from(data).toString('utf8')) as Meta;
       if (meta.version !== VERSION || !Number.isFinite(meta.created_at) || !Number.isFinite(meta.last_used_at)) return null;
+      if (meta.owner !== undefined && typeof meta.owner !== 'string') return null;
       return meta;
     } catch {
       return null;
@@ -210,4 +231,10 @@ export class StateStore {
     if (!SESSION_ID.test(id)) throw new Error(`not a session id: ${JSON.stringify(id.slice(0, 40))}`);
     return join(this.dir, id);
   }
+}
+
+function meta(createdAt: number, lastUsedAt: number, owner: string | null): Meta {
+  const written: Meta = { version: VERSION, created_at: createdAt, last_used_at: lastUsedAt };
+  if (owner !== null) written.owner = owner;
+  return written;
 }

@@ -6,6 +6,10 @@
  *
  * Sizing: the pool holds --warm-sessions plus the sessions taken in the last minute (at most one per core more), so an
  * agent that opens sessions one after another finds them booted; it boots up to one session per core at once.
+ *
+ * Foreground first: boots, preloads and priming are background work, held while a call an agent waits on runs
+ * (BackgroundGate, src/sessions/background-gate.ts): none starts, every session's steps wait before their next one,
+ * and the session processes doing such work are stopped whole (process isolation), except a session a call waits on.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,6 +23,7 @@ import { MemoryWatchdog, rssOf } from './memory-watchdog.js';
 import type { Config } from '../server/config.js';
 import { SessionChannel } from './channel.js';
 import { PreloadScheduler } from './preload-scheduler.js';
+import { BackgroundGate } from './background-gate.js';
 
 /** Largest frame a session process may send besides file pages: cell outcomes, listings, the boot snapshot. */
 const BASE_FRAME_BYTES = 600 * 2 ** 20;
@@ -57,6 +62,14 @@ export class WarmPool {
   private readonly snapshotPreload: boolean;
   /** A worker asked for a snapshot became ready without one: no more tries for this server. */
   private snapshotFailed = false;
+  /** Every channel started here and not ended yet (warm or taken): whose background work the gate holds. */
+  private readonly channels = new Set<SessionChannel>();
+  /** Channels a call waits on (a create on its boot, a cell on its preload): their work is never held. */
+  private readonly waitedOn = new Map<SessionChannel, number>();
+  /** At the server's exit, stopped session processes are resumed (they then see the closed pipe and exit). */
+  private readonly resumeAtExit = () => {
+    for (const channel of this.channels) channel.releaseBackground();
+  };
 
   constructor(
     private readonly config: Config,
@@ -64,8 +77,19 @@ export class WarmPool {
     private readonly log: (message: string) => void,
     /** Sessions alive now (the pool never grows past --max-sessions with them). */
     private readonly liveSessions: () => number = () => 0,
+    /** When background work may run (closed while calls an agent waits on run). */
+    private readonly gate = new BackgroundGate(),
   ) {
-    this.preloads = new PreloadScheduler(Math.max(1, this.cores - 1), () => this.booting, log, config.preload.length > 0, PRIME_CELLS);
+    this.preloads = new PreloadScheduler(
+      Math.max(1, this.cores - 1),
+      () => this.booting,
+      log,
+      config.preload.length > 0,
+      PRIME_CELLS,
+      () => this.gate.open,
+    );
+    gate.onChange((open) => (open ? this.releaseAll() : this.holdAll()));
+    process.on('exit', this.resumeAtExit);
     if (config.isolation === 'process' && !this.watchdog.supported) {
       log('--max-session-memory-mb is not enforced on this system (no /proc); engine limits still apply');
     }
@@ -102,6 +126,8 @@ export class WarmPool {
     const over = this.overBudget(warmPid === null ? 0 : (rssOf(warmPid) ?? 0));
     if (over) throw new PyodideMcpError('MEMORY_BUDGET', over);
     const channel = (at >= 0 ? this.pool.splice(at, 1)[0] : undefined) ?? this.start();
+    // The create waits on its boot: never held.
+    if (!channel.isReady) this.waitOn(channel, channel.ready);
     // An agent holds it now: its preload goes before the warm sessions'.
     this.held.add(channel);
     this.preloads.prioritize(channel);
@@ -124,14 +150,58 @@ export class WarmPool {
     return this.pool.filter((channel) => channel.isReady && this.preloads.isDone(channel)).length;
   }
 
-  /** Resolves to what the session's preload imported and what failed, once done (nothing when there is no preload). */
-  preloaded(channel: SessionChannel): Promise<PreloadReport> {
-    return this.config.preload.length > 0 ? this.preloads.whenDone(channel) : Promise.resolve({ imported: {}, failed: [] });
-  }
-
   /** What the session's preload did if it is done already, else null (it runs in the background). */
   preloadReport(channel: SessionChannel): PreloadReport | null {
     return this.config.preload.length > 0 ? this.preloads.reportOf(channel) : null;
+  }
+
+  /** Resolves to what the session's preload imported and what failed, once done (nothing when there is no preload). */
+  preloaded(channel: SessionChannel): Promise<PreloadReport> {
+    if (this.config.preload.length === 0) return Promise.resolve({ imported: {}, failed: [] });
+    const done = this.preloads.whenDone(channel);
+    // Someone waits for it (a cell that may import): its steps are not held.
+    if (!this.preloads.isDone(channel)) this.waitOn(channel, done);
+    return done;
+  }
+
+  /** Runs a call an agent waits on: the pool's background work is held meanwhile (BackgroundGate). */
+  foreground<T>(work: () => Promise<T>): Promise<T> {
+    return this.gate.foreground(work);
+  }
+
+  /** Whether background work may run now (the state store's sweeps ask). */
+  get backgroundMayRun(): boolean {
+    return this.gate.open;
+  }
+
+  /** Exempts a channel from the gate until `until` settles: a call waits on it. */
+  private waitOn(channel: SessionChannel, until: Promise<unknown>): void {
+    this.waitedOn.set(channel, (this.waitedOn.get(channel) ?? 0) + 1);
+    channel.releaseBackground();
+    const done = () => {
+      const left = (this.waitedOn.get(channel) ?? 1) - 1;
+      if (left > 0) return void this.waitedOn.set(channel, left);
+      this.waitedOn.delete(channel);
+      if (!this.gate.open) this.holdOne(channel);
+    };
+    until.then(done, done);
+  }
+
+  /** The gate closed: every channel's background work is held, the processes doing it stopped. */
+  private holdAll(): void {
+    for (const channel of this.channels) this.holdOne(channel);
+  }
+
+  private holdOne(channel: SessionChannel): void {
+    if (this.waitedOn.has(channel)) return;
+    channel.holdBackground(channel.backgroundRunning);
+  }
+
+  /** The gate opened: background work goes on, and what waited for it starts. */
+  private releaseAll(): void {
+    for (const channel of this.channels) channel.releaseBackground();
+    this.refill();
+    this.preloads.pump();
   }
 
   /** How many warm sessions to keep: --warm-sessions plus recent demand (one per core at most), within --max-sessions. */
@@ -149,6 +219,9 @@ export class WarmPool {
   async close(reason: PyodideMcpError): Promise<void> {
     this.closing = true;
     this.preloads.close();
+    process.off('exit', this.resumeAtExit);
+    // Opens for good: stopped processes go on, and are ended below.
+    this.gate.close();
     await Promise.all(this.pool.splice(0).map((channel) => channel.end(reason)));
   }
 
@@ -162,6 +235,8 @@ export class WarmPool {
     while (
       !this.closing &&
       !this.refillHeld &&
+      // No boot starts while a call an agent waits on runs: it would take the cores (and its start the event loop).
+      this.gate.open &&
       this.pool.length < this.target() &&
       this.booting < parallel &&
       this.overBudget(0) === null
@@ -248,6 +323,8 @@ export class WarmPool {
       },
     });
     this.booting++;
+    this.channels.add(channel);
+    channel.onEnd(() => this.channels.delete(channel));
     channel.ready.then(
       () => {
         this.booting--;

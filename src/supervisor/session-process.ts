@@ -39,6 +39,8 @@ channel.on('data', (chunk: Buffer) => {
       );
     } else if (control.control === 'interrupt') {
       supervisor?.interrupt();
+    } else if (control.control === 'hold') {
+      supervisor?.hold(control.hold);
     } else {
       supervisor?.handle(parseRequest(control.request));
     }

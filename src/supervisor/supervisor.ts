@@ -31,6 +31,8 @@ export type Emit = (message: SessionMessage) => void;
 export class Supervisor {
   private readonly worker: Worker;
   private readonly interruptSignal: Int32Array;
+  /** 1 while the server holds the worker's background steps (preload, priming) between two steps; 0 otherwise. */
+  private readonly holdSignal: Int32Array;
   private readonly files: SessionFileStore;
   /** Requests relayed to the worker and not answered yet: id → op, to check each reply against its op. */
   private readonly relayed = new Map<number, Op>();
@@ -50,6 +52,8 @@ export class Supervisor {
     this.files = new SessionFileStore(options.init.fileLimits);
     const interruptBuffer = new SharedArrayBuffer(4);
     this.interruptSignal = new Int32Array(interruptBuffer);
+    const holdBuffer = new SharedArrayBuffer(4);
+    this.holdSignal = new Int32Array(holdBuffer);
     // Security (src/supervisor/worker-sandbox.ts): no eval in worker contexts, capped WebAssembly memory.
     hardenWorkerIsolates({ maxWasmMemoryMb: options.maxWasmMemoryMb });
     this.worker = new Worker(SESSION_WORKER_URL, {
@@ -59,6 +63,7 @@ export class Supervisor {
         ...options.init,
         snapshot: aligned(options.init.snapshot),
         interruptBuffer,
+        holdBuffer,
         ...(channelFd === null ? {} : { channelFd }),
       },
       // Security: the worker sees an empty environment, never the server's secrets.
@@ -106,6 +111,15 @@ export class Supervisor {
   /** Raises KeyboardInterrupt in the worker's Python (SIGINT into its interrupt buffer). */
   interrupt(): void {
     Atomics.store(this.interruptSignal, 0, SIGINT);
+  }
+
+  /**
+   * Holds the worker's background steps (the preload's, the priming's) before their next step, or lets them go on:
+   * a call an agent waits on runs meanwhile (src/sessions/background-gate.ts). A step already running finishes.
+   */
+  hold(on: boolean): void {
+    Atomics.store(this.holdSignal, 0, on ? 1 : 0);
+    if (!on) Atomics.notify(this.holdSignal, 0);
   }
 
   async terminate(): Promise<void> {

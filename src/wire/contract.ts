@@ -426,6 +426,8 @@ export type SupervisorOptions = z.infer<typeof supervisorOptionsSchema>;
 export const processControlSchema = z.discriminatedUnion('control', [
   z.object({ control: z.literal('start'), options: supervisorOptionsSchema }),
   z.object({ control: z.literal('interrupt') }),
+  /** Holds (or releases) the session's background steps between two steps: src/sessions/background-gate.ts. */
+  z.object({ control: z.literal('hold'), hold: z.boolean() }),
   z.object({ control: z.literal('request'), request: z.custom<SessionRequest>((v) => typeof v === 'object' && v !== null) }),
 ]);
 export type ProcessControl = z.infer<typeof processControlSchema>;

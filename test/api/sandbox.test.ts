@@ -19,6 +19,7 @@ describe('createSandbox options', () => {
   it('takes every flag of the table as a camelCase option, with the same defaults', () => {
     // Typed Required<>: an option the type names but the runtime does not know (or the reverse) fails here.
     const every: Required<Omit<SandboxOptions, 'log'>> = {
+      instanceId: 'lib-1',
       sessionTtlSeconds: 60,
       timeoutSeconds: 5,
       maxTimeoutSeconds: 10,

@@ -140,6 +140,10 @@ describe('a host deadline on every session request', () => {
 
   it('a session that does not answer list_packages is ended at its deadline, never left busy, and says why', async () => {
     const { id, pid } = await sessionWithPid(p);
+    // Its priming (background work, which the server itself stops and continues around calls: background-gate.ts)
+    // is over first, so that nothing of the server's continues the process stopped here. The server has two sessions,
+    // the bystander and this one (no pool), and says "warmed up:" once for each (the line names no session).
+    await eventually(async () => p.h.stderr().split('warmed up:').length - 1 >= 2, 60_000, 'both sessions primed');
     process.kill(pid, 'SIGSTOP'); // a session process that answers nothing (what a runaway __del__ did before)
     try {
       const started = Date.now();

@@ -9,13 +9,13 @@ import { SerialWork } from '../../workers/thread/preloader.js';
 import { prime } from '../../workers/thread/prime.js';
 import { eventually, testManager } from '../helpers.js';
 
-const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+const betweenSteps = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('prime (the loop)', () => {
   it('runs the cells asked for, a turn at a time through the queue', async () => {
     const work = new SerialWork();
     let cells = 0;
-    const ran = await prime(35, { runCell: async () => void cells++, stop: () => false, work, yieldNow });
+    const ran = await prime(35, { runCell: async () => void cells++, stop: () => false, work, betweenSteps });
     assert.equal(ran, 35);
     assert.equal(cells, 35);
   });
@@ -36,7 +36,7 @@ describe('prime (the loop)', () => {
       },
       stop: () => requests > 0,
       work,
-      yieldNow,
+      betweenSteps,
     });
     const ran = await running;
     assert.deepEqual(order, ['request after 15 cells']);

@@ -40,6 +40,32 @@ describe('StateStore', () => {
     );
   });
 
+  it('keeps a session whose id carries an instance prefix (--instance-id)', async () => {
+    const { store, dir } = fresh();
+    const prefixed = `py-3.${'D'.repeat(32)}`;
+    await store.create(prefixed, 1, Date.now());
+    await store.appendCell(prefixed, cell(1));
+    assert.ok(readdirSync(dir).includes(prefixed));
+    assert.equal((await store.load(prefixed))?.log.length, 1);
+    assert.equal(await store.load(`..${'D'.repeat(32)}`), null);
+  });
+
+  it("keeps a session's tenant, and tells another tenant nothing of it, expired or not", async () => {
+    const { store } = fresh({ ttlMs: 1000 });
+    const id = 'E'.repeat(32);
+    await store.create(id, 1, Date.now(), 'alice');
+    assert.equal((await store.load(id))?.owner, 'alice');
+    assert.equal(await store.has(id, Date.now(), 'bob'), 'no');
+    assert.equal(await store.has(id, Date.now(), 'alice'), 'yes');
+    assert.equal(await store.has(id, Date.now(), null), 'yes', 'stdio and the library are not tenants');
+    assert.equal(await store.has(id, Date.now() + 5000, 'bob'), 'no', 'not "expired": that would say it exists');
+    assert.equal(await store.has(id, Date.now() + 5000, 'alice'), 'expired');
+    const plain = 'F'.repeat(32);
+    await store.create(plain, 1, Date.now());
+    assert.equal((await store.load(plain))?.owner, null);
+    assert.equal(await store.has(plain, Date.now(), 'bob'), 'yes', 'saved without a tenant: the id alone restores it');
+  });
+
   it('round-trips files and cells, and never treats a non-id as a path', async () => {
     const { store, dir } = fresh();
     await store.create(ID, 1, Date.now());

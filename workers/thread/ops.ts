@@ -10,7 +10,7 @@ import type { PythonRuntime } from './runtime/types.js';
 import { cellScope } from './realm/cell-scope.js';
 import type { CellRunner } from './cell.js';
 import type { Harness } from './harness-call.js';
-import { preload, type PreloadSteps, type SerialWork } from './preloader.js';
+import { preload, untilReleased, type PreloadSteps, type SerialWork } from './preloader.js';
 import { PRIME_CELL, PRIME_FILENAME, PRIME_LIMITS, prime } from './prime.js';
 import type { Workspace } from './workspace.js';
 import type { WorkerCrash } from './worker-errors.js';
@@ -20,6 +20,16 @@ import type { WorkerCrash } from './worker-errors.js';
 const collectGarbage = (globalThis as { gc?: () => void }).gc;
 const realSetImmediate = globalThis.setImmediate;
 const yieldNow = () => new Promise<void>((resolve) => realSetImmediate(resolve));
+
+/**
+ * Between two background steps: one turn of the event loop (a request that arrived during the step is queued before
+ * the next), then, while the server holds background work (a call an agent waits on runs, in this session or
+ * another; src/sessions/background-gate.ts), until it lets go.
+ */
+async function betweenSteps(hold: Int32Array): Promise<void> {
+  await yieldNow();
+  await untilReleased(hold);
+}
 
 /** A handler's answer: the reply's value, and the buffers moved (not copied) with it. */
 export interface Reply<K extends WorkerOp> {
@@ -37,6 +47,8 @@ export interface OpContext {
   cells: CellRunner;
   /** The host's interrupt signal. */
   interruptSignal: Int32Array;
+  /** 1 while the server holds background steps (the supervisor's `hold`), else 0. */
+  holdSignal: Int32Array;
   /** Packages the `preload` request imports (workerData's `preload`). */
   preloadSet: string[];
   /** The worker's queue: one thing at a time (dispatch.ts). */
@@ -121,7 +133,7 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
       return { value: listing };
     },
     preload: async () => {
-      const report = await preload(ctx.preloadSet, preloadSteps, work, yieldNow);
+      const report = await preload(ctx.preloadSet, preloadSteps, work, () => betweenSteps(ctx.holdSignal));
       // The packages' transit copies (each file read whole before it is unpacked) go now, while idle.
       if (ctx.preloadSet.length > 0) collectGarbage?.();
       return { value: report };
@@ -131,7 +143,7 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
         runCell: () => cells.run(PRIME_CELL, PRIME_LIMITS, { filename: PRIME_FILENAME, scratch: true }),
         stop: () => ctx.agentRequests() > 0 || ctx.ended() !== null,
         work,
-        yieldNow,
+        betweenSteps: () => betweenSteps(ctx.holdSignal),
       });
       return { value: { cells: ran } };
     },

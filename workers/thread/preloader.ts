@@ -16,6 +16,23 @@
 import type { PackageFailure, PackageLoad, PreloadReport } from '../../src/wire/contract.js';
 import { boundedReason } from '../../src/wire/load-reasons.js';
 
+// Captured when the module loads, before the lockdown empties the realm. (Atomics.waitAsync is ES2024: in every
+// supported Node, not in the ES2023 lib this project compiles against.)
+type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false } | { async: true; value: Promise<unknown> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+const atomicLoad = Atomics.load;
+
+/**
+ * Resolves once `hold` (the worker's hold signal, set by its supervisor: Supervisor.hold) is 0: at once when it is,
+ * else when the supervisor lets go. Background steps call it before each step, so that a held session starts none.
+ */
+export async function untilReleased(hold: Int32Array): Promise<void> {
+  while (atomicLoad(hold, 0) === 1) {
+    const wait = waitAsync(hold, 0, 1);
+    if (wait.async) await wait.value;
+  }
+}
+
 /** Runs tasks one after another, in arrival order; a failure does not stop the queue. */
 export class SerialWork {
   private tail: Promise<unknown> = Promise.resolve();
@@ -50,9 +67,9 @@ export interface PreloadSteps {
 }
 
 /**
- * Loads, then imports, each of `names`, one step at a time through `work`; between steps, the event loop turns once
- * (`yieldNow`, the real setImmediate captured before the lockdown) so that a request that arrived during a step is
- * queued before the next one. Resolves to what was imported and what was not, with why: a name whose packages did not
+ * Loads, then imports, each of `names`, one step at a time through `work`; between steps, `betweenSteps` (ops.ts)
+ * turns the event loop once, so that a request that arrived during a step is queued before the next one, and waits
+ * while the server holds background work (a call an agent waits on runs). Resolves to what was imported and what was not, with why: a name whose packages did not
  * all load is not imported (its import would only fail the same way). Rejects only when a step throws (the session
  * ended); what was not imported then is imported on first use, like any offline package.
  */
@@ -60,19 +77,19 @@ export async function preload(
   names: string[],
   steps: PreloadSteps,
   work: SerialWork,
-  yieldNow: () => Promise<void>,
+  betweenSteps: () => Promise<void>,
 ): Promise<PreloadReport> {
   const imported: Record<string, string> = {};
   const failed: PackageFailure[] = [];
   const loaded: string[] = [];
   for (const name of names) {
-    await yieldNow();
+    await betweenSteps();
     const load = await work.run(() => steps.load(name));
     if (load.failed.length === 0) loaded.push(name);
     else failed.push({ name, reason: loadFailureReason(name, load.failed) });
   }
   for (const name of loaded) {
-    await yieldNow();
+    await betweenSteps();
     const result = await work.run(() => steps.importModule(name));
     Object.assign(imported, result.versions);
     for (const [module, reason] of Object.entries(result.failed)) failed.push({ name: module, reason: boundedReason(reason) });

@@ -31,15 +31,18 @@ export interface PrimeSteps {
   /** True once priming must stop (an agent's request arrived, or the session ended). */
   stop(): boolean;
   work: SerialWork;
-  /** One turn of the event loop, so that a request that arrived during a turn is queued before the next. */
-  yieldNow(): Promise<void>;
+  /**
+   * One turn of the event loop, so that a request that arrived during a turn is queued before the next; and, while
+   * the server holds background work (a call an agent waits on runs, here or in another session), until it lets go.
+   */
+  betweenSteps(): Promise<void>;
 }
 
 /** Runs up to `cells` priming cells; resolves to how many ran. */
 export async function prime(cells: number, steps: PrimeSteps): Promise<number> {
   let ran = 0;
   while (ran < cells && !steps.stop()) {
-    await steps.yieldNow();
+    await steps.betweenSteps();
     ran += await steps.work.run(async () => {
       let turn = 0;
       while (turn < CELLS_PER_TURN && ran + turn < cells && !steps.stop()) {

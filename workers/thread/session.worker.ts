@@ -18,7 +18,7 @@ import { toWire } from './worker-errors.js';
 
 const port = parentPort;
 if (!port) throw new Error('session.worker must run inside a worker thread');
-const init = workerData as WorkerInit & { interruptBuffer: SharedArrayBuffer; channelFd?: number };
+const init = workerData as WorkerInit & { interruptBuffer: SharedArrayBuffer; holdBuffer: SharedArrayBuffer; channelFd?: number };
 // Process isolation: requests and most replies use the worker's own pipe to the server (direct-channel.ts).
 const direct = typeof init.channelFd === 'number' ? openDirectChannel(init.channelFd, port) : null;
 // Security: postMessage bound now, before user code exists; logs rate-limited, oversized messages refused.
@@ -56,6 +56,7 @@ boot(init, { post, log, endBootLog: () => (bootLines = null), interruptSignal })
         workspace,
         cells,
         interruptSignal,
+        holdSignal: new Int32Array(init.holdBuffer),
         preloadSet: init.preload,
         work: dispatcher.work,
         ended: () => dispatcher.ended,
