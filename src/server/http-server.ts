@@ -101,8 +101,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   const { log, manager } = options;
   const tenantOf = tenantResolver(options.tokens);
   /**
-   * Each tenant's scope over the manager, made at its first request: at most one per configured token. A client
-   * without an MCP session (a future protocol revision) would be served over its tenant's scope directly.
+   * Each tenant's scope over the manager, made at its first request: at most one per configured token. Its 2025-era
+   * clients get scopes of it (one per MCP session), its 2026-07-28 requests one scope of it (http-modern.ts).
    */
   const tenants = new Map<string, SessionScope>();
   const scopeOf = (tenant: string) => {
