@@ -5,8 +5,12 @@
  * get the same tools and the same replies. Over HTTP each 2025 client sees only its own sessions; 2026 requests share
  * their tenant's (the bearer token's). The 2026 client sends session_id in Mcp-Param-Session, checked against the body;
  * it hears tools/list_changed on its subscriptions/listen stream, and its tenant's registered tools are on every request.
+ * With --auth-token-file, 2026 clients of two tenants see only their own sessions.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -293,6 +297,40 @@ describe('Streamable HTTP: every era on one running server', () => {
       assert.ok(progress.length >= 1, 'progress notifications reach a 2026 client on the request’s stream');
     } finally {
       await modern.close();
+    }
+  });
+});
+
+describe('Streamable HTTP: 2026-07-28 clients of two tenants (--auth-token-file)', () => {
+  it('each tenant sees only its own sessions and tools; another tenant’s session id is not found; no token is 401', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pyodide-mcp-eras-'));
+    const tokens = join(dir, 'tokens');
+    const [ALICE, BOB] = ['alice-token-0123456789abcdef', 'bob-token-0123456789abcdefgh'];
+    writeFileSync(tokens, `alice=${ALICE}\nbob=${BOB}\n`, { mode: 0o600 });
+    const server = await startHttp(['--auth-token-file', tokens], { PYODIDE_MCP_MAX_TOTAL_MEMORY_MB: '65536' });
+    const modern = async (token: string) => {
+      const client = new ClientV2({ name: 'v2', version: '0' }, MODERN);
+      await client.connect(
+        new StreamableHTTPClientTransport(server.url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+      );
+      return client;
+    };
+    const alice = await modern(ALICE);
+    const bob = await modern(BOB);
+    try {
+      const made = await alice.callTool({ name: 'execute_code', arguments: { code: 'secret = 1' } });
+      const { session_id } = made.structuredContent as { session_id: string };
+      const listed = (await bob.callTool({ name: 'list_sessions', arguments: {} })).structuredContent as { sessions: unknown[] };
+      assert.deepEqual(listed.sessions, []);
+      const stolen = await bob.callTool({ name: 'execute_code', arguments: { code: 'secret', session_id } });
+      assert.equal(stolen.isError, true);
+      assert.match(JSON.stringify(stolen.content), /SESSION_NOT_FOUND/);
+      await assert.rejects(modern('carol-token-0123456789abcdef'), /401|Unauthorized/);
+      await alice.callTool({ name: 'close_session', arguments: { session_id } });
+    } finally {
+      await Promise.all([alice.close(), bob.close()]);
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
