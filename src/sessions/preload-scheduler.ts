@@ -9,9 +9,9 @@
  *
  * A session is primed (the `prime` request, workers/thread/prime.ts) as soon as it is up, before its preload and
  * whether or not other sessions boot: it is short (0.3 s of CPU), and it is what makes an agent's first calls in a
- * session as fast as later ones. When it came last (only while no session booted and no preload waited), a server
- * whose pool was refilling after a burst of creates handed out unprimed sessions (measured in the bench's foreground
- * section). The worker stops it at the agent's first request.
+ * session as fast as later ones. When it came last (only while no session booted and no preload waited), a pool that
+ * kept booting (refilling after a burst of creates) handed out sessions it had never primed. The worker stops it at
+ * the agent's first request.
  *
  * Nothing starts while a call an agent waits on runs (`mayStart`: the background gate), except a preload a call waits
  * for, which starts at once whatever the slots.
