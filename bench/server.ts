@@ -2,9 +2,9 @@
  * The built server as the bench drives it: started over stdio with the SDK's client (the transport an agent uses),
  * its pool waited for, a call timed. Also the run's knobs that every section reads.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { fileURLToPath } from 'node:url';
 
 /** The built bin (dist/src/cli.js). */
@@ -26,7 +26,10 @@ export interface Server {
   logs: string[];
 }
 
-export async function startServer(flags: string[], preload: string): Promise<Server> {
+/** The protocol era the bench's client speaks: the 2025 handshake (every framework's client today) or 2026-07-28. */
+export type Era = '2025-11-25' | '2026-07-28';
+
+export async function startServer(flags: string[], preload: string, era: Era = '2025-11-25'): Promise<Server> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...flags],
@@ -42,7 +45,10 @@ export async function startServer(flags: string[], preload: string): Promise<Ser
     logs.push(...lines);
     if (logs.length > 1000) logs.splice(0, logs.length - 1000);
   });
-  const client = new Client({ name: 'pyodide-mcp-bench', version: '0' });
+  const client = new Client(
+    { name: 'pyodide-mcp-bench', version: '0' },
+    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined,
+  );
   try {
     await client.connect(transport);
   } catch (error) {
@@ -53,7 +59,7 @@ export async function startServer(flags: string[], preload: string): Promise<Ser
     });
   }
   const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })) as CallToolResult;
+    const result = (await client.callTool({ name, arguments: args }, { timeout: 600_000 })) as CallToolResult;
     if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);
     return result.structuredContent as Record<string, any>;
   };

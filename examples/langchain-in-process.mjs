@@ -1,9 +1,12 @@
 // LangChain.js tools from the MCP server running in this process: createMcpServer() + the SDK's InMemoryTransport,
 // loaded by @langchain/mcp-adapters. Give the tools to any LangChain agent (e.g. createReactAgent from
 // @langchain/langgraph/prebuilt with a chat model). Needs Node 22+ (the LangChain packages' requirement).
+// The client is the v1 SDK's (@modelcontextprotocol/sdk, which @langchain/mcp-adapters depends on and calls with
+// v1 signatures); the in-memory pair comes from the v2 server package, the server's side of it: the two SDKs share
+// the wire format, and a 2025-era client talks to our v2 server over any transport.
 /* global process, console -- examples are Node programs */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { loadMcpTools } from '@langchain/mcp-adapters';
 import { createMcpServer } from 'pyodide-mcp';
 

@@ -12,7 +12,8 @@ import { packageVersion } from './paths.js';
 import { exposureProblem } from './server/http-access.js';
 import { serveHttp } from './server/http-server.js';
 import { readTokenFile, tenantTokens } from './server/http-tenants.js';
-import { createServer } from './server/server.js';
+import { createServer, tenantShared } from './server/server.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
 import { SessionManager } from './sessions/manager.js';
 import { UsageError } from './errors.js';
@@ -60,34 +61,45 @@ async function main(): Promise<number | undefined> {
     return 2;
   }
 
-  let created;
-  let manager;
+  let manager: SessionManager;
   try {
     manager = new SessionManager(config, distribution, log);
-    created = createServer({ config, version, log, sessions: manager });
   } catch (error) {
     // A flag only the session manager can check (an untrusted --state-dir): a usage error like any other bad flag.
     if (!(error instanceof UsageError)) throw error;
     log(error.message);
     return 2;
   }
-  const { server, close } = created;
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, { maxLineBytes, log });
-  // A line that is not JSON-RPC is reported here by the SDK, which then reads on.
-  transport.onerror = (error) => log(`stdio: ${describeStdioError(error)}`);
   let stopping = false;
   const shutdown = async (why: string) => {
     if (stopping) return;
     stopping = true;
     log(`shutting down (${why})`);
-    await close().catch((error) => log(`error while closing: ${(error as Error).message}`));
+    await manager.closeAll().catch((error) => log(`error while closing: ${(error as Error).message}`));
+    await handle.close().catch((error) => log(`error while closing: ${(error as Error).message}`));
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.stdin.on('end', () => void shutdown('stdin closed'));
-  transport.onclose = () => void shutdown('transport closed');
-  await server.connect(transport);
+  // serveStdio owns the transport and the era of the connection: a 2025 client opens with initialize, a 2026-07-28
+  // client with server/discover or an enveloped request; one server from the factory is pinned for the connection
+  // (a second one only when a client probes with server/discover and then falls back to initialize). The servers
+  // share the one session manager, which ends with the process, not with a discarded probe server.
+  const handle = serveStdio(
+    ({ era }) => createServer({ config, version, log, era, sessions: manager, closeSessionsOnDisconnect: false }).server,
+    {
+      transport,
+      // A line that is not JSON-RPC is reported here, and the SDK reads on.
+      onerror: (error) => log(`stdio: ${describeStdioError(error)}`),
+    },
+  );
+  const onclose = transport.onclose;
+  transport.onclose = () => {
+    onclose?.();
+    void shutdown('transport closed');
+  };
   log(`ready on stdio (messages up to ${maxLineBytes} bytes)`);
   if (config.view.listen) {
     // The browser view (docs/view.md) on a loopback listener of its own; its URL, with a fresh token, to stderr.
@@ -153,7 +165,10 @@ async function serveOverHttp(
       bodyTimeoutMs,
       idleMs: config.sessionTtlMs,
       manager,
-      serverFor: (sessions) => createServer({ config, version, log, sessions }),
+      // A 2026-era request's server is built for that request; its tenant's sessions outlive it.
+      serverFor: (sessions, shared) =>
+        createServer({ config, version, log, sessions, shared, era: shared ? 'modern' : 'legacy', closeSessionsOnDisconnect: !shared }),
+      sharedFor: (sessions, onChange) => tenantShared({ sessions, config, log }, onChange),
       log,
     });
   } catch (error) {

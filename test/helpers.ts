@@ -2,9 +2,9 @@
  * Test helpers: start the built server over real stdio and talk to it with the SDK's own Client; or build a config
  * and a session manager in this process as the command would (testConfig, testManager).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseDistribution, type Distribution } from '../src/python/distribution.js';
@@ -28,7 +28,12 @@ export interface Harness {
  * Starts `pyodide-mcp` with the given flags (default: no preload, modern runtime, no warm pool) and connects a
  * client.
  */
-export async function startServer(flags: string[] = [], env: Record<string, string> = {}): Promise<Harness> {
+export async function startServer(
+  flags: string[] = [],
+  env: Record<string, string> = {},
+  /** The client's options: e.g. `versionNegotiation` for a 2026-07-28 client (default: the 2025 handshake). */
+  clientOptions?: ConstructorParameters<typeof Client>[1],
+): Promise<Harness> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...flags],
@@ -47,10 +52,10 @@ export async function startServer(flags: string[] = [], env: Record<string, stri
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'pyodide-mcp-tests', version: '0.0.0' });
+  const client = new Client({ name: 'pyodide-mcp-tests', version: '0.0.0' }, clientOptions);
   await client.connect(transport);
   const call = (name: string, args: Record<string, unknown> = {}) =>
-    client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 }) as Promise<CallToolResult>;
+    client.callTool({ name, arguments: args }, { timeout: 600_000 }) as Promise<CallToolResult>;
   return {
     client,
     transport,

@@ -9,8 +9,8 @@ import { Worker } from 'node:worker_threads';
 import type { Section } from '../section.js';
 import { CLI } from '../server.js';
 import { log } from '../table.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 type Record = (metric: string, values: number[], unit: string, target?: string, note?: string, withP99?: boolean) => unknown;
 

@@ -1,8 +1,9 @@
 /**
- * BENCH_ONLY=round-trip: the round trip of a trivial execute_code over stdio, in both isolations.
+ * BENCH_ONLY=round-trip: the round trip of a trivial execute_code over stdio, in both isolations, and with a
+ * 2026-07-28 client (the SDK's per-request `_meta` envelope, no initialize) with process isolation.
  */
 import type { Section } from '../section.js';
-import { type Isolation, QUICK, startServer, timed, waitForWarm } from '../server.js';
+import { type Era, type Isolation, QUICK, startServer, timed, waitForWarm } from '../server.js';
 import type { ResultTable } from '../table.js';
 
 /**
@@ -12,8 +13,11 @@ import type { ResultTable } from '../table.js';
  * warmed up either way), which a server that has been running a while has behind it.
  */
 /** A new server with a warm session whose pool and warm-ups are done, and a timer of `n` calls of `1+1` on it. */
-async function quietServer(isolation: Isolation): Promise<{ calls: (n: number) => Promise<number[]>; close: () => Promise<void> }> {
-  const server = await startServer(['--warm-sessions', '1', '--isolation', isolation], 'none');
+async function quietServer(
+  isolation: Isolation,
+  era: Era,
+): Promise<{ calls: (n: number) => Promise<number[]>; close: () => Promise<void> }> {
+  const server = await startServer(['--warm-sessions', '1', '--isolation', isolation], 'none', era);
   const { session_id } = await server.call('create_session');
   // Steady state of the session too: the pool's replacement boot (1-2 s of CPU on another core) would otherwise
   // overlap the first calls (measured with it overlapping, 126-140 of 2,000 calls took over 3 ms, against 45-59 once it
@@ -36,17 +40,17 @@ async function quietServer(isolation: Isolation): Promise<{ calls: (n: number) =
   return { calls, close: () => server.close() };
 }
 
-export async function roundTrip(table: ResultTable, isolation: Isolation): Promise<void> {
-  const server = await quietServer(isolation);
+export async function roundTrip(table: ResultTable, isolation: Isolation, era: Era = '2025-11-25'): Promise<void> {
+  const server = await quietServer(isolation, era);
   const first = await server.calls(QUICK ? 300 : 1500);
   const steady = await server.calls(QUICK ? 300 : 2000);
   await server.close();
   // The same again on a second new server, from this client, whose own code is warm by now: what is left of the
   // first row's tail is the new server's (and its session's), not the bench client's.
-  const second = await quietServer(isolation);
+  const second = await quietServer(isolation, era);
   const secondFirst = await second.calls(first.length);
   await second.close();
-  const label = `stdio + SDK client, ${isolation}`;
+  const label = `stdio + SDK client, ${isolation}${era === '2026-07-28' ? ', 2026-07-28 client' : ''}`;
   table.record(
     `execute_code "1+1" round trip, the first ${first.length} calls of a new server (${label})`,
     first,
@@ -79,5 +83,6 @@ export const section: Section = {
   run: async ({ table }) => {
     await roundTrip(table, 'process');
     await roundTrip(table, 'thread');
+    await roundTrip(table, 'process', '2026-07-28');
   },
 };

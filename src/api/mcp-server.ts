@@ -2,7 +2,7 @@
  * createMcpServer(): the MCP server of the command, in-process, over a sandbox: connect it to any transport (the
  * SDK's InMemoryTransport, a Streamable HTTP transport of the app's own, …). No child process for the server itself.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { createSandbox, serveMcp, type Sandbox } from './sandbox.js';
 import type { SandboxOptions } from './options.js';
 

@@ -4,14 +4,19 @@
  * its session exactly like call_function (queue, time limits, reply). A session's tools go when it ends or is reset;
  * every change reaches clients as notifications/tools/list_changed (the SDK sends it on register and remove).
  *
+ * The registrations outlive any one McpServer: a 2025-era client has one server for its whole MCP session, but a
+ * 2026-07-28 request over HTTP is served by a server built for that request alone (createMcpHandler), so the
+ * registrations of the caller's tenant are mirrored onto every server attached (attach()), and a change is applied
+ * to all of them and told through `onChange` (the 2026 `subscriptions/listen` streams).
+ *
  * Security: the tool name, parameter names and annotations come from the session (untrusted): names are checked
  * against fixed patterns, and annotations only select among a few fixed schemas; nothing of them becomes code.
  */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { IDENTIFIER, type Parameter } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
-import { executionOutputShape, runCellAndReply } from './execution-reply.js';
+import { executionOutputSchema, runCellAndReply } from './execution-reply.js';
 import { checkedCall } from './tools/call-function.js';
 import { toolReply, optionalArg, orNull, type ToolDeps } from './tools/shared.js';
 
@@ -27,7 +32,8 @@ interface Registration {
   name: string;
   sessionId: string;
   function: string;
-  tool: RegisteredTool;
+  /** Registers the tool on one server. */
+  install: (server: McpServer) => RegisteredTool;
 }
 
 /** What register_tool needs to know of the function, from inspect_variable. */
@@ -41,14 +47,25 @@ export interface FunctionFacts {
 
 export class DynamicTools {
   private readonly registered = new Map<string, Registration>();
+  /** The servers the registrations are mirrored on, each with its handles of them. */
+  private readonly servers = new Map<McpServer, Map<string, RegisteredTool>>();
 
   constructor(
-    private readonly server: McpServer,
     private readonly deps: ToolDeps,
     /** Names of the server's own tools (exposed or not): never shadowed. */
     private readonly builtinNames: ReadonlySet<string>,
+    /** Told after every change of the registered set (beyond the SDK's own list_changed on each attached server). */
+    private readonly onChange: () => void = () => {},
   ) {
     deps.sessions.onNamespaceGone((id) => this.removeSession(id));
+  }
+
+  /** Mirrors every registration onto `server` from now on; returns what stops it (the server is done). */
+  attach(server: McpServer): () => void {
+    const handles = new Map<string, RegisteredTool>();
+    for (const registration of this.registered.values()) handles.set(registration.name, registration.install(server));
+    this.servers.set(server, handles);
+    return () => void this.servers.delete(server);
   }
 
   /** Publishes `fn` of session `sessionId` as tool `name`; replaces the session's own earlier tool of that name. */
@@ -107,32 +124,37 @@ export class DynamicTools {
     }
     const shape = Object.fromEntries(parameters.map((p) => [p.name, ownKey(p.name, parameterSchema(p))]));
     const text = (description ?? firstParagraph(facts.doc) ?? `Calls ${fn}${facts.signature ?? '()'}.`).slice(0, MAX_DESCRIPTION_CHARS);
-    existing?.tool.remove();
     const { config } = this.deps;
-    const tool = this.server.registerTool(
-      name,
-      {
-        title: `${fn} (session function)`,
-        description: `${text}\n\nRuns ${fn}${(facts.signature ?? '').slice(0, 300)} in Python session ${sessionId}; same reply as execute_code.`,
-        inputSchema: z.strictObject(shape),
-        outputSchema: config.structuredContent ? executionOutputShape : undefined,
-        annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-      },
-      toolReply(this.deps, async (input: Record<string, unknown>, extra) => {
-        const args: unknown[] = [];
-        // No prototype, and own keys only: a parameter named constructor or toString is not Object.prototype's.
-        const kwargs: Record<string, unknown> = Object.create(null);
-        for (const p of parameters) {
-          const value = Object.hasOwn(input, p.name) ? input[p.name] : undefined;
-          if (value === undefined) continue;
-          if (p.kind === 'POSITIONAL_ONLY') args.push(value);
-          else kwargs[p.name] = value;
-        }
-        const call = checkedCall(fn, args, kwargs, config.maxCodeChars);
-        return runCellAndReply(this.deps, sessionId, { call }, config.defaultTimeoutMs, extra);
-      }),
-    );
-    this.registered.set(name, { name, sessionId, function: fn, tool });
+    const install = (server: McpServer) =>
+      server.registerTool(
+        name,
+        {
+          title: `${fn} (session function)`,
+          description: `${text}\n\nRuns ${fn}${(facts.signature ?? '').slice(0, 300)} in Python session ${sessionId}; same reply as execute_code.`,
+          inputSchema: z.strictObject(shape),
+          outputSchema: config.structuredContent ? executionOutputSchema : undefined,
+          annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+        },
+        toolReply(this.deps, async (input: Record<string, unknown>, extra) => {
+          const args: unknown[] = [];
+          // No prototype, and own keys only: a parameter named constructor or toString is not Object.prototype's.
+          const kwargs: Record<string, unknown> = Object.create(null);
+          for (const p of parameters) {
+            const value = Object.hasOwn(input, p.name) ? input[p.name] : undefined;
+            if (value === undefined) continue;
+            if (p.kind === 'POSITIONAL_ONLY') args.push(value);
+            else kwargs[p.name] = value;
+          }
+          const call = checkedCall(fn, args, kwargs, config.maxCodeChars);
+          return runCellAndReply(this.deps, sessionId, { call }, config.defaultTimeoutMs, extra);
+        }),
+      );
+    for (const [server, handles] of this.servers) {
+      handles.get(name)?.remove();
+      handles.set(name, install(server));
+    }
+    this.registered.set(name, { name, sessionId, function: fn, install });
+    this.onChange();
     return { name, session_id: sessionId, function: fn, description: text, parameters: parameters.map((p) => p.name) };
   }
 
@@ -148,7 +170,11 @@ export class DynamicTools {
       );
     }
     this.registered.delete(name);
-    registration.tool.remove();
+    for (const handles of this.servers.values()) {
+      handles.get(name)?.remove();
+      handles.delete(name);
+    }
+    this.onChange();
   }
 
   /** The session's tools go with it (closed, expired, dead) or with its namespace (reset). */

@@ -3,7 +3,7 @@
  * to hold (line-framer.ts) can still be answered with an error naming its request. Kept apart from the framer: it is
  * a byte-level JSON tokenizer, with its own invariants (only the outermost object, only short tokens).
  */
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/server';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

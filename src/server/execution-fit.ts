@@ -2,7 +2,7 @@
  * Fitting a cell's reply under --max-reply-bytes: its content blocks (the text a model reads, figures, links) built
  * from the structured reply, then images, the file list and the longest strings cut in that order until it fits.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { jsonBytes, shrinkLongestStrings } from '../sessions/reply-caps.js';
 import { overBudget, type Image } from './execution-figures.js';
 import { executionOutputShape, type ExecutionResult } from './execution-schema.js';

@@ -3,8 +3,8 @@
  * progress notifications while it runs, how it ended explained, figures as image blocks (execution-figures.ts), and
  * the whole reply fitted under --max-reply-bytes (execution-fit.ts). The schema is in execution-schema.ts.
  */
-import type { ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCallback } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { legacyHint } from '../python/legacy-hint.js';
 import type { PackageFailure } from '../wire/contract.js';
 import type { CellSource } from '../sessions/channel.js';
@@ -15,7 +15,7 @@ import { readImages, type Image } from './execution-figures.js';
 import type { ExecutionResult } from './execution-schema.js';
 import type { ToolDeps } from './tools/shared.js';
 
-export { executionOutputShape, type ExecutionResult } from './execution-schema.js';
+export { executionOutputSchema, executionOutputShape, type ExecutionResult } from './execution-schema.js';
 
 /** How often a long execution reports progress, when the client asked for it. */
 const PROGRESS_EVERY_MS = 1000;
@@ -39,7 +39,7 @@ export async function runCellAndReply(
 ): Promise<CallToolResult> {
   const stop = progressNotifier(extra, (elapsed) => ({ progress: elapsed, total: timeoutMs / 1000, message: `running for ${elapsed} s` }));
   try {
-    const execution = await deps.sessions.execute(sessionId, source, timeoutMs, extra.signal);
+    const execution = await deps.sessions.execute(sessionId, source, timeoutMs, extra.mcpReq.signal);
     if (installFailures.length > 0) {
       execution.outcome = { ...execution.outcome, failed_packages: mergeFailures(installFailures, execution.outcome.failed_packages) };
     }
@@ -70,10 +70,10 @@ export function progressNotifier(
   extra: CallExtra,
   describe: (elapsedSeconds: number) => { progress: number; total: number; message: string },
 ): () => void {
-  const progressToken = extra._meta?.progressToken;
+  const progressToken = extra.mcpReq._meta?.progressToken;
   if (progressToken === undefined) return () => {};
   return reportProgress((elapsed) =>
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...describe(elapsed) } }).catch(() => {}),
+    extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...describe(elapsed) } }).catch(() => {}),
   );
 }
 

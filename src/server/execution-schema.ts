@@ -49,3 +49,6 @@ export const executionOutputShape = {
 
 /** execute_code's structured reply; also what the library's session.execute() resolves to (the public result type). */
 export type ExecutionResult = z.infer<z.ZodObject<typeof executionOutputShape>>;
+
+/** The same shape as the object schema a tool declares (the SDK's v2 takes schemas, not raw shapes). */
+export const executionOutputSchema = z.object(executionOutputShape);

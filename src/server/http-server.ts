@@ -1,16 +1,18 @@
 /**
- * The CLI's Streamable HTTP mode: MCP at /mcp, one SDK StreamableHTTPServerTransport and one McpServer per client
- * (MCP session). Scopes nest: each tenant (its bearer token, src/server/http-tenants.ts) has a SessionScope of the
- * one SessionManager, and each of its clients a SessionScope of the tenant's, so a client reaches only the Python
- * sessions it created and a tenant never another's; an MCP session id is valid only with the token that opened it.
- * Order of checks on every request (Security): the bearer token (the tenant), then Host/Origin, then the
+ * The CLI's Streamable HTTP mode: MCP at /mcp, for both protocol eras. A 2025-era client (initialize, then
+ * Mcp-Session-Id) gets one SDK StreamableHTTPServerTransport and one McpServer per MCP session. Scopes nest: each
+ * tenant (its bearer token, src/server/http-tenants.ts) has a SessionScope of the one SessionManager, and each of its
+ * clients a SessionScope of the tenant's, so a client reaches only the Python sessions it created and a tenant never
+ * another's; an MCP session id is valid only with the token that opened it. A 2026-07-28 request (no MCP session; a
+ * `_meta` envelope and MCP-Protocol-Version) goes to http-modern.ts: the tenant's 2026 requests share one scope of
+ * the tenant's. Order of checks on every request (Security): the bearer token (the tenant), then Host/Origin, then the
  * path; then the body is read under the byte budgets (src/server/http-body.ts) and the client's bound on requests
  * in flight is checked; then the request waits in its client's queue (src/server/fair-dispatch.ts: round-robin
  * over clients, one per event-loop turn) and only then does the SDK get the parsed body.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { SessionManager } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
 import { newSessionId } from '../sessions/session-id.js';
@@ -20,7 +22,8 @@ import { DROPPED, FairDispatcher } from './fair-dispatch.js';
 import { ByteBudget, readJsonBody } from './http-body.js';
 import { refuse, refuseUnreadBody } from './http-refusal.js';
 import { cancelledIds, requestCount } from './jsonrpc-messages.js';
-import type { CreatedServer } from './server.js';
+import { isModernRevision, ModernServing } from './http-modern.js';
+import type { CreatedServer, TenantShared } from './server.js';
 import type { ViewHandler } from '../view/view-server.js';
 
 export interface HttpServeOptions {
@@ -49,8 +52,10 @@ export interface HttpServeOptions {
   maxSessionsPerClient: number;
   /** Most Python sessions one tenant may hold at once (--max-sessions-per-tenant); null: only --max-sessions. */
   maxSessionsPerTenant: number | null;
-  /** Builds the MCP server of one client over its scope. */
-  serverFor: (sessions: SessionScope) => CreatedServer;
+  /** Builds the MCP server of one client over its scope (a 2026-era request's: over its tenant's, with its shared state). */
+  serverFor: (sessions: SessionScope, shared?: TenantShared) => CreatedServer;
+  /** The shared state of a 2026-era tenant (its registered tools, its tools/list cache). */
+  sharedFor: (sessions: SessionScope, onChange: () => void) => TenantShared;
   log: (message: string) => void;
   /** The browser view (src/view/): answers /view* itself, with the same token and Host/Origin checks. */
   view?: ViewHandler;
@@ -99,8 +104,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   const { log, manager } = options;
   const tenantOf = tenantResolver(options.tokens);
   /**
-   * Each tenant's scope over the manager, made at its first request: at most one per configured token. A client
-   * without an MCP session (a future protocol revision) would be served over its tenant's scope directly.
+   * Each tenant's scope over the manager, made at its first request: at most one per configured token. Its 2025-era
+   * clients get scopes of it (one per MCP session), its 2026-07-28 requests one scope of it (http-modern.ts).
    */
   const tenants = new Map<string, SessionScope>();
   const scopeOf = (tenant: string) => {
@@ -125,6 +130,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
    * the queue bound also covers its notifications, responses, GETs and DELETEs, each of which holds a connection.
    */
   const dispatcher = new FairDispatcher<string | typeof NEW_CLIENTS>(2 * options.maxClientRequests);
+  const modern = new ModernServing({
+    scopeOf: (tenant) => scopeOf(tenant),
+    maxSessionsPerClient: options.maxSessionsPerClient,
+    maxClientBodyBytes: options.maxClientBodyBytes,
+    serverFor: (sessions, shared) => options.serverFor(sessions, shared),
+    sharedFor: options.sharedFor,
+    log,
+  });
   const tooMany = (res: ServerResponse, what: string) => {
     const message = `Too Many Requests: ${what} (--max-client-requests ${options.maxClientRequests}). Wait for some replies before sending more.`;
     refuse(res, 429, message, { 'retry-after': '1' });
@@ -136,14 +149,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
    */
   const dispatch = async (
     key: string | typeof NEW_CLIENTS,
-    transport: StreamableHTTPServerTransport,
+    transport: StreamableHTTPServerTransport | ((req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>),
     req: IncomingMessage,
     res: ServerResponse,
     body?: unknown,
   ): Promise<boolean> => {
+    const serve = typeof transport === 'function' ? transport : transport.handleRequest.bind(transport);
     let job;
     try {
-      job = dispatcher.schedule(key, () => transport.handleRequest(req, res, body), key === NEW_CLIENTS ? Infinity : undefined);
+      job = dispatcher.schedule(key, () => serve(req, res, body), key === NEW_CLIENTS ? Infinity : undefined);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       tooMany(res, `this client already has ${dispatcher.queued(key)} messages waiting to be handled`);
@@ -167,6 +181,34 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       client.lastSeen = Date.now();
       if (call && --calls === 0) drained.splice(0).forEach((resolve) => resolve());
     });
+  };
+
+  /**
+   * A POST saying a 2026 revision in MCP-Protocol-Version: its body is read under the full bounds (a write_file can be
+   * large) and its tenant's budgets, then the SDK's classification decides: a 2025-era body (no envelope) is refused
+   * as the SDK's modern endpoint would, an enveloped one is served by the tenant's per-request server.
+   */
+  const serveModern = async (req: IncomingMessage, res: ServerResponse, tenantName: string) => {
+    const tenant = modern.tenantNamed(tenantName);
+    const read = await readJsonBody(req, res, {
+      maxBytes: options.maxBodyBytes,
+      server: bodies,
+      client: tenant.bodies,
+      deadlineMs: options.bodyTimeoutMs,
+    });
+    if (!read.ok) return refuseUnreadBody(req, res, read.refusal, options.bodyTimeoutMs);
+    const requests = requestCount(read.body);
+    if (requests > 0 && tenant.requests + requests > options.maxClientRequests) {
+      return tooMany(res, `this token already has ${tenant.requests} requests awaiting replies`);
+    }
+    tenant.requests += requests;
+    calls++;
+    res.once('close', () => {
+      tenant.requests -= requests;
+      if (--calls === 0) drained.splice(0).forEach((resolve) => resolve());
+    });
+    // A body without the `_meta` envelope is refused by createMcpHandler (400, -32602, naming what is missing).
+    await dispatch(tenant.key, (rq, rs, body) => modern.serve(rq, rs, body, tenant), req, res, read.body);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -223,6 +265,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       return;
     }
     if (req.method !== 'POST') return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required.');
+    if (isModernRevision(req.headers['mcp-protocol-version'])) return serveModern(req, res, tenant);
     if (clients.size + starting >= options.maxClients) {
       return refuse(
         res,
@@ -323,6 +366,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         clearTimeout(grace);
       }
       await Promise.all([...clients.values()].map((client) => client.created.close().catch(() => {})));
+      await modern.close().catch(() => {});
       http.closeAllConnections();
     },
   };

@@ -6,7 +6,7 @@
  *
  * `tenantResolver` is the one function that maps a request to its tenant. Everything that confines a caller starts
  * from its answer, not from the MCP session: a client without an MCP session (the 2026-07-28 protocol has no
- * Mcp-Session-Id) is confined by its token alone, through its tenant's scope.
+ * Mcp-Session-Id) is confined by its token alone, through a scope of its tenant's (http-modern.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, constants as fs } from 'node:fs';

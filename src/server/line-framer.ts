@@ -2,7 +2,7 @@
  * Splits stdin into lines of bounded length for the stdio transport (stdio-transport.ts says why): a line past the
  * bound is never held whole, only counted and scanned for its id (envelope-scanner.ts) until its newline.
  */
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/server';
 import { EnvelopeScanner } from './envelope-scanner.js';
 
 const NEWLINE = 0x0a;

@@ -5,8 +5,8 @@
  * cell, a section of the text; the top-level fields read as the whole run (streams joined, the last result, the
  * first error, every figure and file).
  */
-import type { ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCallback } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { pipInstallNames } from '../python/pip-lines.js';
 import { checkCodeLength } from '../sessions/input-checks.js';
@@ -50,13 +50,14 @@ export async function runNotebook(
   const runs: { index: number; execution: CellRun; reply: ExecutionResult }[] = [];
   try {
     for (const cell of cells) {
-      const execution = await deps.sessions.execute(sessionId, { code: cell.code }, timeoutMs, extra.signal);
+      const execution = await deps.sessions.execute(sessionId, { code: cell.code }, timeoutMs, extra.mcpReq.signal);
       explainLegacyError(deps, execution, cell.code);
       runs.push({ index: cell.index, execution, reply: shapeExecution(sessionId, execution, timeoutMs) });
       ran += 1;
       const failed = !runs.at(-1)!.reply.success;
       // A session that ended, or a cancelled call, runs nothing more; an error only stops without continue_on_error.
-      if (failed && (!continueOnError || execution.terminated || execution.interrupted === 'cancelled' || extra.signal.aborted)) break;
+      if (failed && (!continueOnError || execution.terminated || execution.interrupted === 'cancelled' || extra.mcpReq.signal.aborted))
+        break;
     }
   } finally {
     stop();

@@ -1,6 +1,6 @@
 /** Session files as MCP resources: `session://{session_id}/{path}`, listed for live sessions. */
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { looksLikeText, mimeType, sessionPath } from '../sessions/host-paths.js';
 import { PyodideMcpError } from '../errors.js';
 import type { SessionAccess } from '../sessions/scope.js';
@@ -39,7 +39,7 @@ export function registerSessionFileResources(server: McpServer, sessions: Sessio
         };
       } catch (error) {
         // Resource reads have no isError result: a protocol error that still says what is wrong.
-        if (error instanceof PyodideMcpError) throw new McpError(ErrorCode.InvalidParams, `${error.code}: ${error.message}`);
+        if (error instanceof PyodideMcpError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.code}: ${error.message}`);
         throw error;
       }
     },

@@ -2,18 +2,20 @@
  * The CLI's stdio transport: the SDK's `StdioServerTransport`, fed one whole line at a time by a framer
  * (line-framer.ts) that bounds the size of a line and skips a longer one instead of buffering it.
  *
- * Why (measured on SDK 1.32.2, `shared/stdio.js`): its `ReadBuffer` throws once the bytes it holds (the
- * unfinished line plus the new chunk) pass `maxBufferSize`, 10 MiB by default; the transport then reports
- * the error and closes itself, and a closed transport ends this server with every session in it. A
- * `write_file` of an 8 MB file (10.7 MB of base64) or a 12 MB `code` did exactly that, without a reply.
- * A line that is not valid JSON-RPC is already survivable there: the SDK reports it through `onerror`
- * and reads on.
+ * Why (measured on SDK 1.32.2, `shared/stdio.js`; SDK 2.4's `ReadBuffer` is the same): its `ReadBuffer` throws
+ * once the bytes it holds (the unfinished line plus the new chunk) pass `maxBufferSize`, 10 MiB by default; the
+ * transport then reports the error and closes itself, and a closed transport ends this server with every session
+ * in it. A `write_file` of an 8 MB file (10.7 MB of base64) or a 12 MB `code` did exactly that, without a reply.
+ *
+ * Each whole line is parsed here (the SDK's `deserializeMessage`) and handed to `onmessage`, or reported through
+ * `onerror` when it is not JSON-RPC: SDK 2.4's reader drops a line that is not JSON without a word, and a client
+ * author debugging a broken client wants the line named in the log.
  */
 import process from 'node:process';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
+import { deserializeMessage, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { LineFramer, type OversizedLine } from './line-framer.js';
 
 /**
@@ -61,8 +63,8 @@ export class BoundedStdioServerTransport extends StdioServerTransport {
 
   constructor(input: Readable = process.stdin, output: Writable = process.stdout, options: BoundedStdioOptions = {}) {
     const lines = new PassThrough();
-    // The framer bounds every line, and each chunk the SDK reads is one whole line, so its own buffer
-    // check could only ever turn into a closed transport: it is lifted.
+    // The SDK's own reader is given no bytes (lines are parsed in deliver()); its stream only carries the end of
+    // input, so the SDK closes the transport at EOF as it does over process.stdin.
     super(lines, output, { maxBufferSize: Number.POSITIVE_INFINITY });
     this.input = input;
     this.lines = lines;
@@ -70,7 +72,7 @@ export class BoundedStdioServerTransport extends StdioServerTransport {
     this.log = options.log ?? ((message) => process.stderr.write(`${message}\n`));
     this.framer = new LineFramer(
       this.maxLineBytes,
-      (line) => this.lines.write(line),
+      (line) => this.deliver(line),
       (line) => this.refuse(line),
     );
   }
@@ -83,15 +85,34 @@ export class BoundedStdioServerTransport extends StdioServerTransport {
     this.onerror?.(error);
   };
 
+  private readonly onInputEnd = () => {
+    this.lines.end();
+  };
+
+  /** One whole line: a JSON-RPC message for the SDK, or an error reported (and the next line read). */
+  private deliver(line: Buffer): void {
+    let message;
+    try {
+      // The framer keeps the newline; the SDK's reader strips it (and a \r before it) before parsing, as here.
+      message = deserializeMessage(line.toString('utf8').replace(/\r?\n$/, ''));
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
   override async start(): Promise<void> {
     await super.start();
     this.input.on('data', this.onInput);
     this.input.on('error', this.onInputError);
+    this.input.on('end', this.onInputEnd);
   }
 
   override async close(): Promise<void> {
     this.input.off('data', this.onInput);
     this.input.off('error', this.onInputError);
+    this.input.off('end', this.onInputEnd);
     if (this.input.listenerCount('data') === 0) this.input.pause();
     this.framer.reset();
     await super.close();
@@ -109,7 +130,7 @@ export class BoundedStdioServerTransport extends StdioServerTransport {
       jsonrpc: '2.0',
       id,
       error: {
-        code: ErrorCode.InvalidRequest,
+        code: ProtocolErrorCode.InvalidRequest,
         message:
           `Request of ${bytes} bytes is over this server's limit of ${this.maxLineBytes} bytes per message ` +
           '(set from --max-code-chars and --max-file-bytes), so it was not processed. Send less per call: split code ' +

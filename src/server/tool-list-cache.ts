@@ -6,35 +6,42 @@
  * tools going away, --tools and --profile) goes through McpServer.sendToolListChanged, connected or not: that is
  * where the cache is dropped. The SDK's own handler still builds the list, so the answer is the SDK's, unchanged.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ListToolsResult, McpServer } from '@modelcontextprotocol/server';
 
 type Handler = (request: unknown, extra: unknown) => Promise<ListToolsResult>;
 
 /**
- * Replaces the tools/list handler of `server` (which must have one: a tool registered, or the tools capability
- * declared) by one that memoizes it until the next tool-list change.
+ * The memoized list. One per server by default; the servers built for one tenant's 2026-era requests (one server per
+ * HTTP request, the same tools) share one, so the list is built once per change rather than once per request.
  */
-export function cacheToolList(server: McpServer): void {
-  // The SDK keeps the handler it installed in a private map; there is no public getter. Checked here, at start,
-  // so an SDK that moves it fails every test at once rather than serving stale lists.
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
-  const original = handlers?.get('tools/list');
+export class ToolListCache {
+  cached: Promise<ListToolsResult> | null = null;
+}
+
+/**
+ * Replaces the tools/list handler of `server` (which must have one: a tool registered, or the tools capability
+ * declared) by one that memoizes it, in `cache`, until the next tool-list change.
+ */
+export function cacheToolList(server: McpServer, cache: ToolListCache = new ToolListCache()): void {
+  // The SDK keeps the handler it installed behind a protected accessor (`_getRequestHandler`, SDK 2.4); there is no
+  // public getter. Checked here, at start, so an SDK that moves it fails every test at once rather than serving
+  // stale lists.
+  const lookup = (server.server as unknown as { _getRequestHandler?: (method: string) => Handler | undefined })._getRequestHandler;
+  const original = lookup?.call(server.server, 'tools/list');
   if (!original) throw new Error("cacheToolList: the MCP SDK's tools/list handler was not found; see src/server/tool-list-cache.ts");
-  let cached: Promise<ListToolsResult> | null = null;
   const notify = server.sendToolListChanged.bind(server);
   server.sendToolListChanged = () => {
-    cached = null;
+    cache.cached = null;
     notify();
   };
-  server.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+  server.server.setRequestHandler('tools/list', async (request, extra) => {
     // The SDK's handler builds the list synchronously when called, so the list cached is that of the tool set now.
-    const building = (cached ??= original(request, extra));
+    const building = (cache.cached ??= original(request, extra));
     try {
       // A copy per reply: whatever the SDK does with a result stays out of the cache.
       return { ...(await building) };
     } catch (error) {
-      if (cached === building) cached = null;
+      if (cache.cached === building) cache.cached = null;
       throw error;
     }
   });

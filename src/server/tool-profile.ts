@@ -5,7 +5,7 @@
  * tools exist and which are compact is the tool index's to say (tools/index.ts); `--tools` names were checked
  * against it when the configuration was built (config.ts).
  */
-import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RegisteredTool } from '@modelcontextprotocol/server';
 import type { Config } from './config.js';
 import { COMPACT_TOOL_NAMES, TOOLS, type ToolEntry } from './tools/index.js';
 

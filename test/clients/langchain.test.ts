@@ -205,7 +205,7 @@ describe('LangChain.js (@langchain/mcp-adapters, ChatOpenAI on a fake fetch)', {
     for (const tool of offered) assert.equal(tool.function.parameters.type, 'object', tool.function.name);
   });
 
-  const { sharedSession } = scenarioTests(() => ({ run: (steps) => run(steps) }));
+  const { sharedSession } = scenarioTests(() => ({ run: (steps) => run(steps) }), true);
 
   /** A plot in the shared session, run through ChatOpenAI on chat completions. */
   const plotOnCompletions = (agentTools: StructuredToolInterface[], bodies: ChatRequest[]) =>

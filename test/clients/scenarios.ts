@@ -101,10 +101,14 @@ export const PLOT = 'import matplotlib.pyplot as plt\nplt.plot([1, 4, 9, 16])\np
 
 /**
  * Registers the scenarios every framework must pass, as tests of the enclosing describe(). They share one session
- * (besides the one the null-optionals test starts), so that a framework's run boots only two; framework-specific
+ * (besides the ones the "no session" and null tests start), so that a framework's run boots only three; framework-specific
  * tests registered after them can continue in it through `sharedSession`.
  */
-export function scenarioTests(client: () => ClientUnderTest): { sharedSession: () => string } {
+export function scenarioTests(
+  client: () => ClientUnderTest,
+  /** The framework checks arguments against the tool's input schema before calling (LangChain). */
+  checksArguments = false,
+): { sharedSession: () => string } {
   let session: string | undefined;
   const shared = () => {
     assert.ok(session, 'the stateful test did not leave a session to continue in');
@@ -130,18 +134,32 @@ export function scenarioTests(client: () => ClientUnderTest): { sharedSession: (
     assert.ok(text.length < 600, `${text.length} characters for a one-line result: ${preview(seen!)}`);
   });
 
-  it('null optionals: session_id null starts a new session, timeout_seconds null means the default', async () => {
+  it('"no session": session_id "" starts a new session, timeout_seconds null means the default', async () => {
+    // session_id is a plain string (its Mcp-Param-Session mark needs one), so "" is how a schema-checking client
+    // says "none"; null is accepted by the server too (next test).
     const [first, second] = await client().run([
-      () => execute({ code: 'z = 20', session_id: null, timeout_seconds: null }),
+      () => execute({ code: 'z = 20', session_id: '', timeout_seconds: null }),
       (previous) => execute({ code: 'z + 1', session_id: sessionIdIn(previous), timeout_seconds: null }),
     ]);
     const fresh = sessionIdIn(first);
-    assert.notEqual(fresh, session, 'session_id null must start a new session');
+    assert.notEqual(fresh, session, 'session_id "" must start a new session');
     // Rejections as the frameworks word them: the server's -32602, LangChain's own schema check.
     assert.doesNotMatch(textOf(first!), /-32602|INVALID_INPUT|validation error|did not match/i, preview(first!));
     assert.match(textOf(second!), /\b21\b/, preview(second!));
     // Frees the second session's memory for the rest of the run.
     await client().run([() => ({ name: 'close_session', args: { session_id: fresh } })]);
+  });
+
+  it('session_id null: the server reads it as omitted, unless the framework refuses it against the schema first', async () => {
+    const [first] = await client().run([() => execute({ code: '6 * 7', session_id: null })]);
+    const text = textOf(first!);
+    if (checksArguments) {
+      // LangChain checks arguments against the input schema before the call: null is not a string.
+      assert.match(text, /did not match expected schema/, preview(first!));
+      return;
+    }
+    assert.match(text, /\b42\b/, preview(first!));
+    await client().run([() => ({ name: 'close_session', args: { session_id: sessionIdIn(first) } })]);
   });
 
   it('a Python error comes back as a readable result the loop continues after', async () => {

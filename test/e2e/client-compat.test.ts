@@ -48,10 +48,17 @@ describe('schemas every framework converts', () => {
     const branch = (schema: any) => schema.anyOf.find((s: any) => s.type !== 'null');
     assert.equal(branch(property('read_file', 'length')).maximum, 1048576, 'the real --max-read-bytes');
     assert.equal(branch(property('execute_code', 'timeout_seconds')).maximum, 300, 'the real --max-timeout');
-    assert.deepEqual(
-      property('execute_code', 'session_id').anyOf.map((s: any) => s.type),
-      ['string', 'null'],
-    );
+    // session_id is a plain string marked for its Mcp-Param-Session header (SEP-2243), on every tool that takes it:
+    // the mark is valid only on a plain string, integer or boolean, so the optional one is not anyOf [string, null]
+    // ("" means none; null is still accepted, below).
+    for (const tool of tools) {
+      const sessionId = (tool.inputSchema.properties as Record<string, any> | undefined)?.session_id;
+      if (!sessionId) continue;
+      assert.equal(sessionId.type, 'string', `${tool.name}.session_id`);
+      assert.equal(sessionId['x-mcp-header'], 'Session', `${tool.name}.session_id`);
+    }
+    assert.ok(!(byName.get('execute_code')!.inputSchema.required ?? []).includes('session_id'));
+    assert.ok((byName.get('read_file')!.inputSchema.required ?? []).includes('session_id'));
   });
 
   it('null optional parameters are read as absent; an unknown parameter is refused and changes nothing', async () => {
@@ -72,6 +79,11 @@ describe('schemas every framework converts', () => {
       ['a.txt'],
     );
     assert.equal((await h.ok('list_packages', { session_id: null })).session_id, null);
+    assert.equal((await h.ok('list_packages', { session_id: '' })).session_id, null);
+    // "" is the schema's way to say "no session" (session_id is a plain string): a new one, like null or omitted.
+    const fresh = await h.ok('execute_code', { code: 'x', session_id: '' });
+    assert.notEqual(fresh.session_id, session_id);
+    assert.match(fresh.error.type, /NameError/);
 
     const typo = await h.call('execute_code', { session_id, code: 'x = 0', sessionid: session_id });
     assert.equal(typo.isError, true);

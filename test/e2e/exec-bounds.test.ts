@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { rssOf } from '../../src/sessions/memory-watchdog.js';
 import { eventually, textOf } from '../helpers.js';
 import { startProbeServer, type ProbeServer } from '../security/probe.js';
@@ -53,10 +53,13 @@ const FLOOD = 100;
 async function longCell(p: ProbeServer, id: string): Promise<{ stop: () => void; done: Promise<unknown> }> {
   const cancel = new AbortController();
   const done = p.h.client
-    .callTool({ name: 'execute_code', arguments: { session_id: id, code: 'while True:\n    pass', timeout_seconds: 120 } }, undefined, {
-      signal: cancel.signal,
-      timeout: 600_000,
-    })
+    .callTool(
+      { name: 'execute_code', arguments: { session_id: id, code: 'while True:\n    pass', timeout_seconds: 120 } },
+      {
+        signal: cancel.signal,
+        timeout: 600_000,
+      },
+    )
     .catch((error: Error) => error);
   await untilBusy(p, id);
   return { stop: () => cancel.abort(), done };

@@ -59,10 +59,13 @@ describe('background work waits for the calls an agent waits on (process isolati
     const abort = new AbortController();
     // A cell that runs until cancelled: the gate is closed the whole time, except for its release windows.
     const running = server.client
-      .callTool({ name: 'execute_code', arguments: { session_id, code: 'while True: pass', timeout_seconds: 300 } }, undefined, {
-        signal: abort.signal,
-        timeout: 600_000,
-      })
+      .callTool(
+        { name: 'execute_code', arguments: { session_id, code: 'while True: pass', timeout_seconds: 300 } },
+        {
+          signal: abort.signal,
+          timeout: 600_000,
+        },
+      )
       .catch((error: Error) => error);
     let settled = false;
     void running.then(() => (settled = true));

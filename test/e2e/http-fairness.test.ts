@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { eventually, textOf } from '../helpers.js';
 import { connectHttp, JSON_HEADERS, paddedPing, rawPost, rssOf, sessionIdOf, startHttp, type RunningHttp } from '../http-helpers.js';
 
 const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }) as Promise<CallToolResult>;
+  client.callTool({ name, arguments: args }, { timeout: 120_000 }) as Promise<CallToolResult>;
 const MiB = 2 ** 20;
 
 describe('request bodies under byte budgets', () => {

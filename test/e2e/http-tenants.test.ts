@@ -11,8 +11,8 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { textOf } from '../helpers.js';
 import { connectHttp, JSON_HEADERS, rawPost, sessionIdOf, startHttp } from '../http-helpers.js';
 
@@ -21,7 +21,7 @@ const BOB = 'bob-token-0123456789abcdefgh';
 const DEFAULT = 'default-token-0123456789abcd';
 
 const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }) as Promise<CallToolResult>;
+  client.callTool({ name, arguments: args }, { timeout: 120_000 }) as Promise<CallToolResult>;
 const structured = async <T = Record<string, any>>(client: Client, name: string, args: Record<string, unknown> = {}) => {
   const reply = await call(client, name, args);
   assert.ok(!reply.isError, `${name}: ${textOf(reply)}`);

@@ -7,16 +7,16 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { CLI, eventually, textOf } from '../helpers.js';
 import { connectHttp, startHttp, type RunningHttp } from '../http-helpers.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 
-const call = (client: Client, name: string, args: Record<string, unknown> = {}, options: Parameters<Client['callTool']>[2] = {}) =>
-  client.callTool({ name, arguments: args }, undefined, { timeout: 120_000, ...options }) as Promise<CallToolResult>;
+const call = (client: Client, name: string, args: Record<string, unknown> = {}, options: Parameters<Client['callTool']>[1] = {}) =>
+  client.callTool({ name, arguments: args }, { timeout: 120_000, ...options }) as Promise<CallToolResult>;
 
 /** A raw HTTP request (node:http, which lets a test set Host), answered with status and body. */
 function raw(

@@ -95,7 +95,6 @@ describe('timeouts, cancellation and concurrency', () => {
         name: 'execute_code',
         arguments: { session_id, code: 'import time\nt = time.time()\nwhile time.time() - t < 2.5: pass', timeout_seconds: 10 },
       },
-      undefined,
       { onprogress: (p) => seen.push(p.progress) },
     );
     assert.equal((r.structuredContent as any).success, true);
@@ -107,7 +106,6 @@ describe('timeouts, cancellation and concurrency', () => {
     const controller = new AbortController();
     const pending = h.client.callTool(
       { name: 'execute_code', arguments: { session_id, code: 'while True: pass', timeout_seconds: 15 } },
-      undefined,
       { signal: controller.signal },
     );
     await eventually(

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { startServer, textOf, type Harness } from '../helpers.js';
 import { HTML_OUTPUT_NOTE } from '../../src/server/execution-fit.js';
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { CLI, startServer, textOf } from '../helpers.js';
 import { LineFramer, type OversizedLine } from '../../src/server/line-framer.js';
 import { maxMessageBytes } from '../../src/server/stdio-transport.js';
@@ -110,7 +110,7 @@ describe('oversized messages over stdio', () => {
       const session_id = (await h.ok('execute_code', { code: 'x = 41' })).session_id;
 
       const overLimit = (error: unknown) => {
-        assert.ok(error instanceof McpError, String(error));
+        assert.ok(error instanceof ProtocolError, String(error));
         assert.equal(error.code, -32600);
         const bytes = Number(/Request of (\d+) bytes/.exec(error.message)?.[1]);
         assert.ok(bytes > limit, error.message);

@@ -10,8 +10,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startServer, type Harness } from '../helpers.js';
 import { connectHttp, startHttp, type RunningHttp } from '../http-helpers.js';
@@ -57,9 +57,7 @@ function structured(result: CallToolResult): Record<string, unknown> {
 
 /** Runs a cell through the agent's client; `failing`: the cell is expected to raise. */
 async function run(client: Client, session_id: string, code: string, failing = false): Promise<Record<string, unknown>> {
-  const result = (await client.callTool({ name: 'execute_code', arguments: { session_id, code } }, undefined, {
-    timeout: 300_000,
-  })) as CallToolResult;
+  const result = (await client.callTool({ name: 'execute_code', arguments: { session_id, code } }, { timeout: 300_000 })) as CallToolResult;
   const reply = structured(result);
   if (!failing) assert.equal(reply.error, null, JSON.stringify(reply.error));
   return reply;

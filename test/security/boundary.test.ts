@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { rssOf } from '../../src/sessions/memory-watchdog.js';
 import { textOf } from '../helpers.js';
 import { startProbeServer, type ProbeServer } from './probe.js';

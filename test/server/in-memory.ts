@@ -1,6 +1,6 @@
 /** Test helper: createServer() in this process with these flags, and the SDK's Client over the in-memory transport. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createServer, type CreatedServer } from '../../src/server/server.js';
 import { testConfig } from '../helpers.js';
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { PyodideMcpError } from '../../src/errors.js';
 import { executionReply } from '../../src/server/execution-reply.js';
 import { jsonBytes } from '../../src/sessions/reply-caps.js';

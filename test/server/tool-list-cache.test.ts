@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/client';
 import type { CreatedServer } from '../../src/server/server.js';
 import { startInMemory, type InMemoryServer } from './in-memory.js';
 
@@ -16,7 +16,7 @@ describe('tools/list cache', () => {
   /** The server's tools/list handler, called directly: what the client would get, before its own processing. */
   let list: () => Promise<ListToolsResult>;
   const ok = async (name: string, args: Record<string, unknown> = {}) => {
-    const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 })) as CallToolResult;
+    const result = (await client.callTool({ name, arguments: args }, { timeout: 300_000 })) as CallToolResult;
     assert.ok(!result.isError, JSON.stringify(result.content));
     return result.structuredContent as Record<string, any>;
   };

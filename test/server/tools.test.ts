@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { TOOL_NAMES } from '../../src/server/tools/index.js';
 import { startInMemory, type InMemoryServer } from './in-memory.js';
 
@@ -13,7 +13,7 @@ describe('tools over the in-memory transport', () => {
   let running: InMemoryServer;
   let client: Client;
   const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 })) as CallToolResult;
+    (await client.callTool({ name, arguments: args }, { timeout: 300_000 })) as CallToolResult;
   const ok = async (name: string, args: Record<string, unknown> = {}) => {
     const result = await call(name, args);
     assert.ok(!result.isError, JSON.stringify(result.content));

@@ -1,9 +1,9 @@
 /** call_function: calls a namespace function with JSON arguments; same reply, queue and limits as execute_code. */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { timeoutFor } from '../../sessions/input-checks.js';
-import { executionOutputShape, runCellAndReply } from '../execution-reply.js';
+import { executionOutputSchema, runCellAndReply } from '../execution-reply.js';
 import { checkedName } from '../namespace-reply.js';
 import { dottedNameField, toolReply, optionalArg, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
@@ -29,7 +29,7 @@ export function registerCallFunctionTool(server: McpServer, deps: ToolDeps): Reg
         ),
         timeout_seconds: timeoutField(config),
       }),
-      outputSchema: executionOutputShape,
+      outputSchema: executionOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, name, args, kwargs, timeout_seconds }, extra) => {

@@ -1,4 +1,4 @@
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { toolReply, ok, sessionIdField, type ToolDeps } from './shared.js';
 
@@ -10,7 +10,7 @@ export function registerCloseSessionTool(server: McpServer, deps: ToolDeps): Reg
       description:
         "Terminates a session's interpreter and frees its memory and files. Its variables and files are gone afterwards (with --state-dir, its saved state too; a session saved before a restart is deleted without being restored).",
       inputSchema: z.strictObject({ session_id: sessionIdField }),
-      outputSchema: { session_id: z.string(), closed: z.boolean() },
+      outputSchema: z.object({ session_id: z.string(), closed: z.boolean() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id }) => {

@@ -1,4 +1,4 @@
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { RUNTIME_KINDS } from '../../wire/contract.js';
 import { packageFailureField } from './fields.js';
@@ -19,7 +19,7 @@ export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): Re
       description:
         'Starts a new, empty Python session (its own interpreter and virtual filesystem). The preload packages are imported in the background: a cell that imports waits for them, others run at once. Variables, imports and files persist across execute_code calls in that session.',
       inputSchema: z.strictObject({}),
-      outputSchema: {
+      outputSchema: z.object({
         session_id: z.string(),
         expires_at: z.string().describe('ISO time at which the session expires if unused'),
         runtime: runtimeShape,
@@ -31,7 +31,7 @@ export function registerCreateSessionTool(server: McpServer, deps: ToolDeps): Re
           .describe(
             'Modules of the preload set that failed to load or import, with why: known when the session was preloaded before it was handed out; otherwise a cell that imports one reports it',
           ),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async () => {

@@ -1,5 +1,5 @@
 /** delete_file: Deletes a file or an empty directory from a session's workspace. */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { sessionPath } from '../../sessions/host-paths.js';
@@ -13,7 +13,7 @@ export function registerDeleteFileTool(server: McpServer, deps: ToolDeps): Regis
       title: 'Delete a session file',
       description: 'Deletes a file (or an empty directory) from a session workspace.',
       inputSchema: z.strictObject({ session_id: sessionIdField, path: pathField }),
-      outputSchema: { session_id: z.string(), path: z.string(), deleted: z.boolean() },
+      outputSchema: z.object({ session_id: z.string(), path: z.string(), deleted: z.boolean() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, path }) => {

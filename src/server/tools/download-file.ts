@@ -1,5 +1,5 @@
 /** download_file: Writes a session file to the host, within the operator's allow-list. */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { checkHostPath, sessionPath, writeHostFile } from '../../sessions/host-paths.js';
 import { toolReply, hostAccess, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
@@ -18,7 +18,7 @@ export function registerDownloadFileTool(server: McpServer, deps: ToolDeps): Reg
         host_path: z.string().max(4096).describe('Destination on the host (its directory must exist)'),
         overwrite: optionalArg(z.boolean(), 'Replace an existing host file'),
       }),
-      outputSchema: { host_path: z.string(), size: z.number() },
+      outputSchema: z.object({ host_path: z.string(), size: z.number() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, path, host_path, overwrite }) => {

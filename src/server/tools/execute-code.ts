@@ -1,12 +1,12 @@
 /** execute_code: runs a cell in a session (a new one when no session_id is given). */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { checkCodeLength, timeoutFor } from '../../sessions/input-checks.js';
-import { executionOutputShape, runCellAndReply } from '../execution-reply.js';
+import { executionOutputSchema, runCellAndReply } from '../execution-reply.js';
 import { pipInstallNames } from '../../python/pip-lines.js';
 import type { PackageFailure } from '../../wire/contract.js';
 import { installPackages } from './install-packages.js';
-import { toolReply, optionalArg, timeoutField, type ToolDeps } from './shared.js';
+import { toolReply, optionalSessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): RegisteredTool {
   const { config, sessions } = deps;
@@ -17,13 +17,13 @@ export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): Regi
       description:
         'Runs Python code in a persistent session, like a notebook cell: variables, functions, imports and files persist between calls. ' +
         'Returns stdout, stderr, the repr of the last expression as `result`, and an error with traceback if it raised. ' +
-        'Omit session_id (or pass null or "") to start a new session; the reply carries its id. Calls on one session run in order.',
+        'Omit session_id (or pass "") to start a new session; the reply carries its id. Calls on one session run in order.',
       inputSchema: z.strictObject({
         code: z.string().describe('Python source to run'),
-        session_id: optionalArg(z.string().max(200), 'Session to run in; omit, null or "" to create one'),
+        session_id: optionalSessionIdField('Session to run in; omit it or pass "" to create one'),
         timeout_seconds: timeoutField(config),
       }),
-      outputSchema: executionOutputShape,
+      outputSchema: executionOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ code, session_id, timeout_seconds }, extra) => {

@@ -1,6 +1,6 @@
 /** export_notebook: the session's cells as a Jupyter notebook file in its workspace. */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sessionPath } from '../../sessions/host-paths.js';
 import { notebookBytes } from '../notebook-export.js';
@@ -22,13 +22,13 @@ export function registerExportNotebookTool(server: McpServer, deps: ToolDeps): R
         path: optionalArg(pathField, `Where to write it in the workspace (default "${DEFAULT_PATH}")`),
         overwrite: optionalArg(z.boolean(), 'Replace an existing file (default false)'),
       }),
-      outputSchema: {
+      outputSchema: z.object({
         session_id: z.string(),
         file: fileRefSchema,
         cells: countField('Code cells in the notebook'),
         dropped_cells: countField('Older cells left out because the history is bounded (--max-history-cells, --max-history-bytes)'),
         cleared_by_reset: countField('Cells run before the last reset_session, not included'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, path, overwrite }) => {

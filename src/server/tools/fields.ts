@@ -45,8 +45,33 @@ export function timeoutField(config: { defaultTimeoutMs: number; maxTimeoutMs: n
   );
 }
 
+/**
+ * The HTTP header a 2026-07-28 client mirrors session_id into (SEP-2243: `x-mcp-header` makes it send
+ * `Mcp-Param-Session`), so a proxy can route a call to the instance holding the session from the headers alone; the
+ * server checks the header against the body (createMcpHandler, HTTP 400 / -32020 when they disagree). The SDK accepts
+ * the mark only on a property reached through `properties` with `type` string, integer or boolean (not under anyOf),
+ * and a v2 client drops a tool whose mark is not valid: hence the plain string schemas below.
+ */
+export const SESSION_HEADER = 'Session';
+
 /** A session id as tools accept it; content is checked by the session manager. */
-export const sessionIdField = z.string().max(200).describe('The session_id returned by create_session or execute_code.');
+export const sessionIdField = z
+  .string()
+  .max(200)
+  .describe('The session_id returned by create_session or execute_code.')
+  .meta({ 'x-mcp-header': SESSION_HEADER });
+
+/**
+ * An optional session id (execute_code, list_packages): declared as a plain string, not `anyOf [string, null]` (the
+ * routing mark needs a plain type); "" and omission mean "none". null is still accepted by the server, read as
+ * omitted, for the clients that send null for "not given" without checking it against the schema.
+ */
+export function optionalSessionIdField(description: string) {
+  return z
+    .preprocess((value) => (value === null ? undefined : value), z.string().max(200).optional())
+    .describe(description)
+    .meta({ 'x-mcp-header': SESSION_HEADER });
+}
 
 /** A path in the session workspace, as file tools accept it. */
 export const pathField = z

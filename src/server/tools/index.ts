@@ -4,7 +4,7 @@
  * (src/server/tool-profile.ts, src/server/config.ts), so adding a tool here is what makes it exist everywhere.
  * Each name must be the one its module registers (test/server/tools.test.ts compares them with tools/list).
  */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { DynamicTools } from '../dynamic-tools.js';
 import { registerCallFunctionTool } from './call-function.js';
 import { registerCloseSessionTool } from './close-session.js';

@@ -1,5 +1,5 @@
 /** inspect_variable: one object of the namespace in depth (resolved by name or dotted path, never evaluated). */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { capInspection, checkedName } from '../namespace-reply.js';
 import { variableShape } from './list-variables.js';
@@ -20,7 +20,7 @@ export function registerInspectVariableTool(server: McpServer, deps: ToolDeps): 
         name: dottedNameField,
         detail: optionalArg(z.boolean(), 'Also list public attributes, and the source of a module (default false)'),
       }),
-      outputSchema: {
+      outputSchema: z.object({
         session_id: z.string(),
         ...variableShape,
         doc: orNull(z.string(), 'Docstring (functions, classes, modules)'),
@@ -52,14 +52,14 @@ export function registerInspectVariableTool(server: McpServer, deps: ToolDeps): 
         ),
         attributes: orNull(z.array(z.string()), 'Public attribute names (with detail: true)'),
         truncated_chars: countField('Characters cut from long fields (repr, doc, source, head, describe …)'),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, name, detail }, extra) => {
       const inspection = await sessions.namespace(
         session_id,
         { type: 'inspect_variable', name: checkedName(name), detail: detail ?? false, text_chars: config.limits.result },
-        extra.signal,
+        extra.mcpReq.signal,
       );
       return ok({ session_id, ...capInspection(inspection, config.limits.result, config.maxReplyBytes) });
     }),

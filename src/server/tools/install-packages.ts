@@ -1,5 +1,5 @@
 /** install_packages: Loads offline packages into a session, or (--allow-network) pure-Python wheels the server fetches and verifies. */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { closeMatches, fetchWithRequirements } from '../../python/dependencies.js';
@@ -21,7 +21,7 @@ export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): 
         session_id: sessionIdField,
         packages: z.array(z.string().min(1).max(100)).min(1).max(50).describe('Package names, e.g. ["scipy"]'),
       }),
-      outputSchema: {
+      outputSchema: z.object({
         session_id: z.string(),
         installed: z.array(z.string()).describe('Offline packages loaded, and name==version of wheels fetched from the index'),
         loaded: z.record(z.string(), z.string()),
@@ -29,7 +29,7 @@ export function registerInstallPackagesTool(server: McpServer, deps: ToolDeps): 
           .array(packageFailureField)
           .describe("Packages that failed to load (requirements too), with the loader's reason; never in `installed`"),
         warnings: z.array(z.string()).describe('Requirements that could not be fetched (--allow-network only)'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, packages }) => {

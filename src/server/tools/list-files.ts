@@ -1,5 +1,5 @@
 /** list_files: Lists a session's workspace from the server's file index (answers while the session runs code). */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sessionPath, sessionUri } from '../../sessions/host-paths.js';
 import { toolReply, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
@@ -16,7 +16,7 @@ export function registerListFilesTool(server: McpServer, deps: ToolDeps): Regist
         path: optionalArg(pathField, 'Directory to list (default: the workspace)'),
         recursive: optionalArg(z.boolean(), 'Include subdirectories (default true)'),
       }),
-      outputSchema: {
+      outputSchema: z.object({
         session_id: z.string(),
         entries: z.array(
           z.object({
@@ -28,7 +28,7 @@ export function registerListFilesTool(server: McpServer, deps: ToolDeps): Regist
             uri: z.string(),
           }),
         ),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, path, recursive }) => {

@@ -1,4 +1,4 @@
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { countField, toolReply, ok, type ToolDeps } from './shared.js';
 
@@ -11,7 +11,7 @@ export function registerListSessionsTool(server: McpServer, deps: ToolDeps): Reg
         'Lists the live sessions: id, creation and last-use times, expiry, whether one is running code, and how many cells it ran. ' +
         'With --state-dir, also the sessions saved before a server restart (restorable: true): any call with their session_id restores them.',
       inputSchema: z.strictObject({}),
-      outputSchema: {
+      outputSchema: z.object({
         sessions: z.array(
           z.object({
             session_id: z.string(),
@@ -23,7 +23,7 @@ export function registerListSessionsTool(server: McpServer, deps: ToolDeps): Reg
             restorable: z.boolean().describe('Saved before a server restart and not running; a call with its session_id restores it'),
           }),
         ),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     toolReply(deps, async () => ok({ sessions: [...deps.sessions.list(), ...(await deps.sessions.listRestorable())] })),

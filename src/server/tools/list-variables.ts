@@ -1,5 +1,5 @@
 /** list_variables: what the session's namespace holds (names, types, short reprs; shape and dtype of data). */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { VARIABLE_KINDS } from '../../wire/contract.js';
 import { capListing, MAX_LISTED, SHORT_CHARS } from '../namespace-reply.js';
@@ -28,20 +28,20 @@ export function registerListVariablesTool(server: McpServer, deps: ToolDeps): Re
         session_id: sessionIdField,
         filter: optionalArg(z.string().max(200), 'Only names containing this text (case-insensitive), or a glob like "df_*"'),
       }),
-      outputSchema: {
+      outputSchema: z.object({
         session_id: z.string(),
         variables: z.array(z.object(variableShape)),
         total: countField('Names that matched'),
         omitted: countField('Matching names left out to keep the reply bounded; narrow the filter to see them'),
         truncated_chars: countField('Characters cut from long names, types or reprs'),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, filter }, extra) => {
       const listing = await sessions.namespace(
         session_id,
         { type: 'list_variables', filter: filter ?? null, max_items: MAX_LISTED, repr_chars: SHORT_CHARS },
-        extra.signal,
+        extra.mcpReq.signal,
       );
       const reply = { session_id, ...capListing(listing, config.maxReplyBytes) };
       const lines = reply.variables.map((v) => {

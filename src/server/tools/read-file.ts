@@ -1,5 +1,5 @@
 /** read_file: Reads a page of a session file (text or base64), from the session's copy of its files. */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { looksLikeText, mimeType, sessionPath, sessionUri } from '../../sessions/host-paths.js';
 import { toolReply, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
@@ -19,7 +19,7 @@ export function registerReadFileTool(server: McpServer, deps: ToolDeps): Registe
         offset: optionalArg(z.number().int().min(0).max(config.fileLimits.maxFileBytes), 'First byte to read (default 0)'),
         length: optionalArg(z.number().int().min(1).max(config.maxReadBytes), `Bytes to read (default and maximum ${config.maxReadBytes})`),
       }),
-      outputSchema: {
+      outputSchema: z.object({
         session_id: z.string(),
         path: z.string(),
         uri: z.string(),
@@ -30,7 +30,7 @@ export function registerReadFileTool(server: McpServer, deps: ToolDeps): Registe
         offset: z.number(),
         length: z.number().describe('Bytes returned'),
         truncated: z.boolean().describe('True when bytes remain after this page'),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, path, encoding, offset, length }) => {

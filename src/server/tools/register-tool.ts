@@ -1,5 +1,5 @@
 /** register_tool and unregister_tool: a session function published as a tool of this server, and removed again. */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { DynamicTools } from '../dynamic-tools.js';
 import { checkedName } from '../namespace-reply.js';
@@ -20,13 +20,13 @@ export function registerRegisterToolTool(server: McpServer, deps: ToolDeps & { d
         name: optionalArg(z.string().max(64), 'Tool name (default: the function name); letters, digits, _ and -'),
         description: optionalArg(z.string().max(1500), 'Tool description (default: the first paragraph of the docstring)'),
       }),
-      outputSchema: {
+      outputSchema: z.object({
         name: z.string(),
         session_id: z.string(),
         function: z.string(),
         description: z.string(),
         parameters: z.array(z.string()).describe('Parameters of the tool (*args and **kwargs are not exposed)'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, function: fn, name, description }, extra) => {
@@ -34,7 +34,7 @@ export function registerRegisterToolTool(server: McpServer, deps: ToolDeps & { d
       const facts = await deps.sessions.namespace(
         session_id,
         { type: 'inspect_variable', name: fn, detail: false, text_chars: 2000 },
-        extra.signal,
+        extra.mcpReq.signal,
       );
       const registered = deps.dynamicTools.register(session_id, fn, facts, name ?? fn.split('.').pop()!, description);
       return ok(registered, `Registered tool ${registered.name}(${registered.parameters.join(', ')}) → ${fn} in session ${session_id}.`);
@@ -49,7 +49,7 @@ export function registerUnregisterToolTool(server: McpServer, deps: ToolDeps & {
       title: 'Remove a published function',
       description: 'Removes a tool that register_tool published.',
       inputSchema: z.strictObject({ name: z.string().max(64).describe('Name of the registered tool') }),
-      outputSchema: { name: z.string(), removed: z.literal(true) },
+      outputSchema: z.object({ name: z.string(), removed: z.literal(true) }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ name }) => {

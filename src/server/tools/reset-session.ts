@@ -1,5 +1,5 @@
 /** reset_session: a fresh namespace in the same session, as after a kernel restart. */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { countField, toolReply, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
 
@@ -15,12 +15,12 @@ export function registerResetSessionTool(server: McpServer, deps: ToolDeps): Reg
         session_id: sessionIdField,
         clear_files: optionalArg(z.boolean(), 'Also delete every file in the workspace (default false)'),
       }),
-      outputSchema: {
+      outputSchema: z.object({
         session_id: z.string(),
         reset: z.literal(true),
         removed: countField('Names removed from the namespace'),
         files_deleted: countField('Files and directories deleted (clear_files)'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, clear_files }) => {

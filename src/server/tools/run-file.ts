@@ -2,11 +2,11 @@
  * run_file: Runs a .py file of the workspace in the session's namespace (like %run -i), or the code cells of a .ipynb
  * in order (src/server/notebook-run.ts); same reply as execute_code.
  */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sessionPath } from '../../sessions/host-paths.js';
 import { timeoutFor } from '../../sessions/input-checks.js';
-import { executionOutputShape, runCellAndReply } from '../execution-reply.js';
+import { executionOutputSchema, runCellAndReply } from '../execution-reply.js';
 import { runNotebook } from '../notebook-run.js';
 import { toolReply, optionalArg, pathField, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
@@ -26,7 +26,7 @@ export function registerRunFileTool(server: McpServer, deps: ToolDeps): Register
         timeout_seconds: timeoutField(config),
         continue_on_error: optionalArg(z.boolean(), 'For a .ipynb: run the cells after one that failed too (default false: stop there)'),
       }),
-      outputSchema: executionOutputShape,
+      outputSchema: executionOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, path, timeout_seconds, continue_on_error }, extra) => {

@@ -1,4 +1,4 @@
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { RUNTIME_KINDS } from '../../wire/contract.js';
 import { countField, toolReply, ok, type ToolDeps } from './shared.js';
@@ -12,7 +12,7 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
       description:
         'Which Pyodide distribution and Python version run the sessions and why that one was chosen, preloaded package versions, and the limits in force.',
       inputSchema: z.strictObject({}),
-      outputSchema: {
+      outputSchema: z.object({
         version: z.string().describe('pyodide-mcp version'),
         distribution: z.enum(RUNTIME_KINDS),
         reason: z.string().describe('Why this distribution was chosen'),
@@ -36,7 +36,7 @@ export function registerServerInfoTool(server: McpServer, deps: ToolDeps & { ver
           max_session_memory_mb: z.number(),
           max_total_memory_mb: z.number().describe('Memory budget of the whole server (--max-total-memory-mb)'),
         }),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     toolReply(deps, async () => {

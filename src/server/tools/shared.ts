@@ -1,5 +1,5 @@
 /** What every tool module receives, and the helpers that shape replies. */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import { PyodideMcpError } from '../../errors.js';
 import type { HostAccess } from '../../sessions/host-paths.js';
@@ -27,7 +27,16 @@ export function hostAccess(config: Config): { access: HostAccess; where: string 
   return { access, where };
 }
 
-export { countField, dottedNameField, optionalArg, orNull, pathField, sessionIdField, timeoutField } from './fields.js';
+export {
+  countField,
+  dottedNameField,
+  optionalArg,
+  optionalSessionIdField,
+  orNull,
+  pathField,
+  sessionIdField,
+  timeoutField,
+} from './fields.js';
 
 /**
  * A successful reply: structured content plus the same data as compact JSON text (the MCP spec's fallback for
@@ -53,7 +62,7 @@ function noteRestored(result: CallToolResult, sessionId: string, report: Restore
     parts.push(`parts of the saved cell log could not be read, their cells not replayed: ${report.unread.join('; ')}`);
   if (report.skipped_files.length > 0) parts.push(`files not copied back: ${report.skipped_files.slice(0, 20).join(', ')}`);
   const line = parts.join('; ');
-  const structured = result.structuredContent;
+  const structured = result.structuredContent as Record<string, unknown> | undefined;
   // Execution replies (execute_code, run_file, call_function) carry it as a field of their schema.
   if (structured && 'success' in structured && 'execution_count' in structured) structured.restored = report;
   const first = result.content[0];

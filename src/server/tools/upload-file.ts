@@ -1,5 +1,5 @@
 /** upload_file: Copies a regular host file into a session, within the operator's allow-list. */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { checkHostPath, readHostFile, sessionPath } from '../../sessions/host-paths.js';
 import { fileRefSchema, toolReply, hostAccess, ok, optionalArg, sessionIdField, type ToolDeps } from './shared.js';
@@ -18,7 +18,7 @@ export function registerUploadFileTool(server: McpServer, deps: ToolDeps): Regis
         destination_path: optionalArg(z.string().max(4096), 'Path in the workspace (default: the file name)'),
         overwrite: optionalArg(z.boolean(), 'Replace an existing file in the session'),
       }),
-      outputSchema: fileRefSchema.shape,
+      outputSchema: fileRefSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, host_path, destination_path, overwrite }) => {

@@ -1,5 +1,5 @@
 /** write_file: Writes (or appends to) a file in a session's workspace, queued behind running code. */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { PyodideMcpError } from '../../errors.js';
 import { sessionPath } from '../../sessions/host-paths.js';
@@ -21,7 +21,7 @@ export function registerWriteFileTool(server: McpServer, deps: ToolDeps): Regist
         append: optionalArg(z.boolean(), 'Add to the end of the file (creating it if needed)'),
         overwrite: optionalArg(z.boolean(), 'Replace the file if it exists'),
       }),
-      outputSchema: fileRefSchema.shape,
+      outputSchema: fileRefSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     toolReply(deps, async ({ session_id, path, content, encoding, append, overwrite }) => {
