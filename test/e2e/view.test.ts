@@ -50,6 +50,18 @@ function get(
   });
 }
 
+/** A raw POST with no body: its status. */
+function post(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers, agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 function structured(result: CallToolResult): Record<string, unknown> {
   assert.ok(!result.isError, JSON.stringify(result.content));
   return result.structuredContent as Record<string, unknown>;
@@ -102,6 +114,8 @@ describe('browser view over --http', { skip }, () => {
     assert.equal(wrongHost.status, 403);
     const good = await get(`${origin}/view/api/sessions`, { authorization: `Bearer ${TOKEN}` });
     assert.equal(good.status, 200, good.body);
+    const interrupt = await post(`${origin}/view/api/${session}/interrupt`, { authorization: `Bearer ${TOKEN}` });
+    assert.equal(interrupt, 405, 'read-only without --view-control');
     const exchange = await get(`${origin}/view?token=${TOKEN}`);
     assert.equal(exchange.status, 303);
     assert.equal(exchange.headers.location, '/view');
@@ -194,7 +208,7 @@ describe('browser view over --http', { skip }, () => {
     assert.ok(cells.some((c) => c.outputs.some((o) => o.output_type === 'error')));
   });
 
-  it('lists the session on /view, and another token of no tenant sees nothing', async () => {
+  it('lists the session on /view', async () => {
     await page.goto(`${origin}/view`);
     await page.waitForFunction((id) => document.querySelector('.session-link')?.textContent === id, {}, session);
     await page.screenshot({ path: join(OUT, 'sessions.png') });
@@ -206,7 +220,7 @@ describe('browser view in stdio mode (--view)', { skip }, () => {
   let browser: Browser;
 
   before(async () => {
-    h = await startServer(['--view', '127.0.0.1:0']);
+    h = await startServer(['--view', '127.0.0.1:0', '--view-control']);
     browser = await launch();
   });
   after(async () => {
@@ -229,5 +243,15 @@ describe('browser view in stdio mode (--view)', { skip }, () => {
     await h.call('execute_code', { session_id: created.session_id, code: 'print("second")' });
     await page.waitForFunction(() => document.querySelectorAll('.cell').length === 2);
     await page.screenshot({ path: join(OUT, 'stdio.png') });
+
+    // --view-control: the Interrupt button stops the running cell; the agent's reply says so, the session lives on.
+    const looping = h.call('execute_code', { session_id: created.session_id, code: 'while True:\n    pass' });
+    await page.waitForFunction(() => document.querySelector('.cell.running') !== null);
+    await page.click('button.danger');
+    const reply = await looping;
+    assert.match(JSON.stringify(reply.content), /cancel|interrupt/i);
+    await page.waitForFunction(() => document.querySelector('.cell.running') === null && document.querySelectorAll('.cell').length === 3);
+    const after = structured(await h.call('execute_code', { session_id: created.session_id, code: 'msg' }));
+    assert.equal(after.result, "'from stdio'");
   });
 });
