@@ -36,7 +36,10 @@ export default defineConfig(
     files: ['view/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
-        ['document', 'window', 'fetch', 'setInterval', 'setTimeout', 'EventSource', 'URL'].map((name) => [name, 'readonly']),
+        ['document', 'window', 'fetch', 'setInterval', 'clearInterval', 'setTimeout', 'EventSource', 'URL'].map((name) => [
+          name,
+          'readonly',
+        ]),
       ),
     },
   },

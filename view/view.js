@@ -30,6 +30,10 @@ function clock(ms) {
   return new Date(ms).toLocaleTimeString();
 }
 
+function megabytes(bytes) {
+  return bytes === null || bytes === undefined ? '' : ` · ${Math.round(bytes / 2 ** 20)} MB`;
+}
+
 function seconds(ms) {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
@@ -87,7 +91,11 @@ async function sessionsPage() {
             `session-row ${state}`,
             link,
             el('span', `badge ${state}`, state),
-            el('span', 'muted', `${s.cells} cell${s.cells === 1 ? '' : 's'} · created ${clock(s.created_at)} · last ${clock(s.last_at)}`),
+            el(
+              'span',
+              'muted',
+              `${s.cells} cell${s.cells === 1 ? '' : 's'} · created ${clock(s.created_at)} · last ${clock(s.last_at)}${megabytes(s.memory_bytes)}`,
+            ),
             s.last_source ? el('code', 'last-source', s.last_source.split('\n')[0]) : null,
           );
         }),
@@ -105,6 +113,7 @@ async function sessionsPage() {
 function notebookPage() {
   document.title = `Session ${sessionId.slice(0, 12)} · pyodide-mcp`;
   const state = el('span', 'badge idle', 'connecting');
+  const memory = el('span', 'muted memory');
   const follow = el('input');
   follow.type = 'checkbox';
   follow.checked = true;
@@ -121,7 +130,7 @@ function notebookPage() {
   const note = el('p', 'muted note');
   const side = sidePanel();
   body.append(
-    el('header', 'bar', back, el('h1', null, 'Session ', el('code', null, sessionId)), state, followLabel, download, interrupt),
+    el('header', 'bar', back, el('h1', null, 'Session ', el('code', null, sessionId)), state, memory, followLabel, download, interrupt),
     el('div', 'layout', el('div', 'notebook', note, cells), side.node),
   );
 
@@ -255,6 +264,17 @@ function notebookPage() {
     const elapsed = Date.now() + offset - running.started;
     running.meta.textContent = `${running.tool} · running for ${seconds(elapsed)} of ${seconds(running.timeout)}`;
   }, 200);
+
+  // The session process's memory (its resident set), every 2 s while it lives.
+  const status = setInterval(async () => {
+    try {
+      const now = await getJson(api('status'));
+      memory.textContent = now.memory_bytes === null ? '' : `memory ${megabytes(now.memory_bytes).slice(3)}`;
+      if (now.ended) clearInterval(status);
+    } catch {
+      clearInterval(status);
+    }
+  }, 2000);
 
   const source = new EventSource(api('events'));
   source.onmessage = (message) => onEvent(JSON.parse(message.data));

@@ -13,6 +13,7 @@ import { CellRunner, sourceBytes, type CellRun } from './cell-runner.js';
 import type { ExportTurn } from './export-turn.js';
 import { SessionFileIndex, type FileRef } from './file-index.js';
 import { CellHistory } from './history.js';
+import { rssOf } from './memory-watchdog.js';
 import { NamespaceEvents } from './namespace-events.js';
 import { NoPersistence, StatePersistence, type Persistence } from './persistence.js';
 import { SessionRegistry, type Session, type SessionSummary } from './registry.js';
@@ -198,6 +199,15 @@ export class SessionManager extends SessionOps {
   describe(id: string): { runtime: RuntimeInfo; summary: SessionSummary } {
     const session = this.find(id);
     return { runtime: session.runtime, summary: this.sessions.summary(session) };
+  }
+
+  /**
+   * A live session process's resident memory in bytes, for the browser view; null with thread isolation, without
+   * /proc, or for a session that is gone.
+   */
+  memoryOf(id: string): number | null {
+    const pid = this.sessions.get(id)?.channel.pid ?? null;
+    return pid === null ? null : rssOf(pid);
   }
 
   /** Every live session, as list_sessions shows them. */

@@ -146,6 +146,7 @@ export function createViewHandler(options: ViewOptions): ViewHandler {
           created_at: log.createdAt,
           ended: log.ended,
           busy: summary?.busy ?? false,
+          memory_bytes: log.ended ? null : manager.memoryOf(log.id),
           cells: cells.length + 0,
           last_source: cells.at(-1)?.kind === 'cell_started' ? (cells.at(-1) as { source: string }).source.slice(0, 200) : null,
           last_at: events.at(-1)?.at ?? log.createdAt,
@@ -202,6 +203,10 @@ export function createViewHandler(options: ViewOptions): ViewHandler {
         return html(res, log, url);
       case 'file':
         return file(res, id, url);
+      case 'status': {
+        const summary = manager.list().find((s) => s.session_id === id);
+        return json(res, { ended: log.ended, busy: summary?.busy ?? false, memory_bytes: log.ended ? null : manager.memoryOf(id) });
+      }
       case 'files':
         return json(res, { files: (await manager.filesOf(id)).allFiles().map((f) => ({ path: f.path, size: f.size })) });
       case 'packages':

@@ -157,6 +157,7 @@ describe('browser view over --http', { skip }, () => {
       const img = document.querySelector('img.figure');
       return img !== null && img.complete && img.naturalWidth > 100;
     });
+    await page.waitForFunction(() => /memory \d+ MB/.test(document.querySelector('.memory')?.textContent ?? ''));
     await page.screenshot({ path: join(OUT, 'notebook.png'), fullPage: true });
   });
 
