@@ -5,7 +5,7 @@
  */
 import { Ajv } from 'ajv';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,7 +141,13 @@ describe('browser view over --http', { skip }, () => {
 
     // A cell that prints for over a second: shown as running, with its elapsed time against its limit, then its lines.
     const slow = run(client, session, 'import time\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(0.4)');
-    await page.waitForFunction(() => /running for [\d.]+ s of 30 s/.test(document.querySelector('.cell.running .meta')?.textContent ?? ''));
+    // Polled on a timer: requestAnimationFrame (puppeteer's default) can stall in a headless page and miss the window.
+    await page.waitForFunction(
+      () => /running for [\d.]+ s of 30 s/.test(document.querySelector('.cell.running .meta')?.textContent ?? ''),
+      {
+        polling: 20,
+      },
+    );
     await slow;
     await page.waitForFunction(() => !document.querySelector('.cell.running'));
     assert.match((await outputsText(page)).at(-1)!, /tick 0\ntick 1\ntick 2/);
@@ -213,6 +219,37 @@ describe('browser view over --http', { skip }, () => {
     await page.goto(`${origin}/view`);
     await page.waitForFunction((id) => document.querySelector('.session-link')?.textContent === id, {}, session);
     await page.screenshot({ path: join(OUT, 'sessions.png') });
+  });
+});
+
+describe('browser view with tenants (--auth-token-file)', () => {
+  const ALICE = 'alice-token-0123456789abcdef';
+  const BOB = 'bob-token-0123456789abcdef0';
+  let server: RunningHttp;
+  let client: Client;
+
+  before(async () => {
+    const tokens = join(OUT, 'tokens');
+    writeFileSync(tokens, `alice=${ALICE}\nbob=${BOB}\n`, { mode: 0o600 });
+    server = await startHttp([], { PYODIDE_MCP_AUTH_TOKEN_FILE: tokens, PYODIDE_MCP_MAX_TOTAL_MEMORY_MB: '65536' });
+    client = await connectHttp(server.url, ALICE);
+  });
+  after(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it("shows a tenant its own sessions only: another tenant's token gets the 404 of an unknown session", async () => {
+    const id = structured((await client.callTool({ name: 'create_session', arguments: {} })) as CallToolResult).session_id as string;
+    const { origin } = server.url;
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    const listed = (body: string) => (JSON.parse(body) as { sessions: { session_id: string }[] }).sessions.map((s) => s.session_id);
+    assert.deepEqual(listed((await get(`${origin}/view/api/sessions`, as(ALICE))).body), [id]);
+    assert.deepEqual(listed((await get(`${origin}/view/api/sessions`, as(BOB))).body), []);
+    assert.equal((await get(`${origin}/view/${id}`, as(ALICE))).status, 200);
+    for (const path of [`/view/${id}`, `/view/api/${id}/events`, `/view/api/${id}/files`, `/view/api/${id}/notebook.ipynb`]) {
+      assert.equal((await get(`${origin}${path}`, as(BOB))).status, 404, path);
+    }
   });
 });
 
