@@ -39,10 +39,10 @@ export class CellRunner {
   /** Runs a cell in a session whose turn it is; a session ended by it resolves with `terminated` set. */
   async run(session: Session, source: CellSource, timeoutMs: number, signal?: AbortSignal): Promise<CellRun> {
     const started = performance.now();
-    const view = this.events.cellStarted(session.id, toolOf(source), sourceText(source), timeoutMs);
+    // The view's Interrupt (--view-control) cancels the cell like a client's cancellation does: its signal follows ours.
+    const view = this.events.cellStarted(session.id, toolOf(source), sourceText(source), timeoutMs, signal);
     const cell = view?.cell ?? null;
-    // The view's Interrupt (--view-control) cancels the cell like a client's cancellation does.
-    if (view) signal = signal ? AbortSignal.any([signal, view.signal]) : view.signal;
+    if (view) signal = view.signal;
     try {
       // The preload set is imported in the background (PreloadScheduler). A cell that may import waits for it
       // first, outside its time limit: importing the stack (10-12 s of CPU here) is not the cell's time.
@@ -62,7 +62,17 @@ export class CellRunner {
       this.events.cellFinished(session.id, cell, { outcome, interrupted, terminated: null, durationMs });
       return { outcome, files, interrupted, terminated: null, durationMs };
     } catch (error) {
-      if (!(error instanceof PyodideMcpError) || !['EXEC_TIMEOUT', 'EXEC_CANCELLED', 'WORKER_CRASHED'].includes(error.code)) throw error;
+      if (!(error instanceof PyodideMcpError) || !['EXEC_TIMEOUT', 'EXEC_CANCELLED', 'WORKER_CRASHED'].includes(error.code)) {
+        // The view shows the cell as ended, with why, rather than running forever.
+        const why = error instanceof Error ? error.message : String(error);
+        this.events.cellFinished(session.id, cell, {
+          outcome: emptyOutcome(session.executionCount + 1),
+          interrupted: null,
+          terminated: why,
+          durationMs: performance.now() - started,
+        });
+        throw error;
+      }
       // The session is gone (its channel's death buried it); this call reports how it ended.
       await session.channel.end(error);
       const ran = {

@@ -39,15 +39,24 @@ export const ENDED_KEPT = 8;
 const FILES_KEPT = 100;
 
 /** One session's bounded log. */
+/** An event with its JSON (made once, for the byte bound, and written as is to every viewer). */
+export interface LoggedEvent {
+  event: ViewEvent;
+  json: string;
+  bytes: number;
+}
+
 export class SessionEventLog {
-  private events: { event: ViewEvent; bytes: number }[] = [];
+  /** Kept events from `head` on: dropping the oldest advances `head` (no array shift per event), compacted now and then. */
+  private events: LoggedEvent[] = [];
+  private head = 0;
   private total = 0;
   private nextSeq = 1;
   private nextCell = 1;
   /** Events dropped because the log was full. */
   dropped = 0;
   ended = false;
-  private readonly listeners = new Set<(event: ViewEvent) => void>();
+  private readonly listeners = new Set<(logged: LoggedEvent) => void>();
 
   constructor(
     readonly id: string,
@@ -69,34 +78,45 @@ export class SessionEventLog {
 
   add(body: ViewEventBody, at = Date.now()): ViewEvent {
     let event = { ...body, seq: this.nextSeq++, at } as ViewEvent;
-    let bytes = Buffer.byteLength(JSON.stringify(event));
+    let json = JSON.stringify(event);
+    let bytes = Buffer.byteLength(json);
     if (bytes > this.maxBytes) {
       event = elide(event, bytes, this.maxBytes);
-      bytes = Buffer.byteLength(JSON.stringify(event));
+      json = JSON.stringify(event);
+      bytes = Buffer.byteLength(json);
     }
-    this.events.push({ event, bytes });
+    const logged = { event, json, bytes };
+    this.events.push(logged);
     this.total += bytes;
-    let excess = Math.max(0, this.events.length - this.maxEvents);
-    let total = this.total;
-    for (let i = 0; i < excess; i++) total -= this.events[i]!.bytes;
-    // The newest event always stays (elided, it fits on its own).
-    while (excess < this.events.length - 1 && total > this.maxBytes) total -= this.events[excess++]!.bytes;
-    if (excess > 0) {
-      this.events.splice(0, excess);
-      this.dropped += excess;
+    // Oldest first, past the event bound, then past the byte bound; the newest always stays (elided, it fits alone).
+    while (this.events.length - this.head > this.maxEvents || (this.total > this.maxBytes && this.events.length - this.head > 1)) {
+      this.total -= this.events[this.head]!.bytes;
+      this.events[this.head++] = undefined as unknown as LoggedEvent;
+      this.dropped++;
     }
-    this.total = total;
-    for (const listener of this.listeners) listener(event);
+    if (this.head > 1024 && this.head * 2 > this.events.length) {
+      this.events = this.events.slice(this.head);
+      this.head = 0;
+    }
+    for (const listener of this.listeners) listener(logged);
     return event;
+  }
+
+  /** Events with seq above `after`, oldest first, with their JSON. */
+  loggedSince(after = 0): LoggedEvent[] {
+    const kept = this.events.slice(this.head);
+    // Sequence numbers are consecutive: the first to send is found by arithmetic, not by a scan.
+    const first = kept[0]?.event.seq ?? 0;
+    return kept.slice(Math.max(0, after - first + 1));
   }
 
   /** Events with seq above `after`, oldest first. */
   since(after = 0): ViewEvent[] {
-    return this.events.filter((e) => e.event.seq > after).map((e) => e.event);
+    return this.loggedSince(after).map((e) => e.event);
   }
 
-  /** Calls `listener` with every event added from now on; returns how to stop. */
-  subscribe(listener: (event: ViewEvent) => void): () => void {
+  /** Calls `listener` with every event added from now on (and its JSON); returns how to stop. */
+  subscribe(listener: (logged: LoggedEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -131,8 +151,8 @@ export class ViewEvents {
   private readonly logs = new Map<string, SessionEventLog>();
   private readonly endedOrder: string[] = [];
   private readonly listeners = new Set<(log: SessionEventLog, event: ViewEvent) => void>();
-  /** The running cell of each session, which the view may interrupt (--view-control). */
-  private readonly running = new Map<string, AbortController>();
+  /** The running cell of each session, which the view may interrupt (--view-control), and how to stop following its caller's signal. */
+  private readonly running = new Map<string, { controller: AbortController; unlink: () => void }>();
 
   constructor(
     private readonly maxCells: number,
@@ -165,22 +185,42 @@ export class ViewEvents {
    * A cell starts; returns its number (for cellFinished()) and the signal the view's Interrupt aborts, or null for a
    * session without a log.
    */
-  cellStarted(id: string, tool: CellTool, source: string, timeoutMs: number): { cell: number; signal: AbortSignal } | null {
+  cellStarted(
+    id: string,
+    tool: CellTool,
+    source: string,
+    timeoutMs: number,
+    callerSignal?: AbortSignal,
+  ): { cell: number; signal: AbortSignal } | null {
     const log = this.logs.get(id);
     if (!log || log.ended) return null;
     const cell = log.newCell();
     const controller = new AbortController();
-    this.running.set(id, controller);
+    // The caller's cancellation still cancels the cell: followed by a listener (AbortSignal.any cost 21 us a call).
+    let unlink = () => {};
+    if (callerSignal?.aborted) controller.abort();
+    else if (callerSignal) {
+      const abort = () => controller.abort();
+      callerSignal.addEventListener('abort', abort, { once: true });
+      unlink = () => callerSignal.removeEventListener('abort', abort);
+    }
+    this.stopRunning(id);
+    this.running.set(id, { controller, unlink });
     this.emit(log, { kind: 'cell_started', cell, tool, source, timeout_ms: timeoutMs });
     return { cell, signal: controller.signal };
   }
 
   /** Interrupts the session's running cell (the view's Interrupt button); false when none runs. */
   interrupt(id: string): boolean {
-    const controller = this.running.get(id);
-    if (!controller) return false;
-    controller.abort();
+    const running = this.running.get(id);
+    if (!running) return false;
+    running.controller.abort();
     return true;
+  }
+
+  private stopRunning(id: string): void {
+    this.running.get(id)?.unlink();
+    this.running.delete(id);
   }
 
   /** A cell ended; `outcome` is what the host already capped (capOutcome). */
@@ -189,7 +229,7 @@ export class ViewEvents {
     cell: number | null,
     ran: { outcome: CellOutcome; interrupted: string | null; terminated: string | null; durationMs: number },
   ): void {
-    this.running.delete(id);
+    this.stopRunning(id);
     const log = this.logs.get(id);
     if (!log || cell === null) return;
     const { stdout, stderr, result, error, execution_count, display } = ran.outcome;
@@ -212,7 +252,7 @@ export class ViewEvents {
 
   /** The session is gone; its log is kept among the last ENDED_KEPT ended ones. */
   ended(id: string, state: 'closed' | 'expired' | 'ended', reason?: string): void {
-    this.running.delete(id);
+    this.stopRunning(id);
     const log = this.logs.get(id);
     if (!log || log.ended) return;
     this.emit(log, reason === undefined ? { kind: 'session', state } : { kind: 'session', state, reason });

@@ -22,7 +22,7 @@ import { hostAllowed } from '../server/http-access.js';
 import { capListing, MAX_LISTED, SHORT_CHARS } from '../server/namespace-reply.js';
 import { notebookBytes } from '../server/notebook-export.js';
 import type { SessionManager } from '../sessions/manager.js';
-import type { SessionEventLog, ViewEvent } from '../sessions/view-events.js';
+import type { LoggedEvent, SessionEventLog } from '../sessions/view-events.js';
 import { viewAsset } from './view-assets.js';
 import { ViewAccess } from './view-access.js';
 
@@ -114,14 +114,15 @@ export function createViewHandler(options: ViewOptions): ViewHandler {
       'x-content-type-options': 'nosniff',
       'x-accel-buffering': 'no',
     });
-    const write = (event: ViewEvent) => {
-      res.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`);
+    // Each event's JSON is made once, when it is logged, and written as is to every viewer.
+    const write = ({ event, json }: LoggedEvent) => {
+      res.write(`id: ${event.seq}\ndata: ${json}\n\n`);
       // Security: a viewer that does not read cannot make the server hold the session's output again and again.
       if (res.writableLength > MAX_STREAM_BACKLOG) res.destroy();
     };
     const meta = { kind: 'meta', now: Date.now(), dropped: log.dropped, ended: log.ended, created_at: log.createdAt, id: log.id };
     res.write(`retry: 1000\ndata: ${JSON.stringify(meta)}\n\n`);
-    for (const event of log.since(Number.isFinite(last) ? last : 0)) write(event);
+    for (const logged of log.loggedSince(Number.isFinite(last) ? last : 0)) write(logged);
     const stop = log.subscribe(write);
     const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
     heartbeat.unref();

@@ -86,5 +86,26 @@ describe('ViewEvents', () => {
     assert.equal(started.signal.aborted, true);
     events.cellFinished('a', started.cell, { outcome: emptyOutcome(1), interrupted: 'cancelled', terminated: null, durationMs: 1 });
     assert.equal(events.interrupt('a'), false);
+    // The caller's cancellation still reaches the cell through the view's signal.
+    const caller = new AbortController();
+    const next = events.cellStarted('a', 'execute_code', 'x', 1000, caller.signal)!;
+    caller.abort();
+    assert.equal(next.signal.aborted, true);
+  });
+
+  it("resumes after the last event a viewer saw, with each event's JSON made once", () => {
+    const events = new ViewEvents(2, 1_000_000);
+    events.created('a', null, false);
+    for (let i = 0; i < 30; i++) finish(events, 'a', String(i));
+    const log = events.get('a')!;
+    const kept = log.loggedSince();
+    assert.equal(kept.length, 20);
+    assert.deepEqual(
+      log.loggedSince(kept[5]!.event.seq).map((l) => l.event.seq),
+      kept.slice(6).map((l) => l.event.seq),
+    );
+    assert.equal(log.loggedSince(0).length, 20);
+    assert.equal(log.loggedSince(kept.at(-1)!.event.seq).length, 0);
+    assert.equal(kept[0]!.json, JSON.stringify(kept[0]!.event));
   });
 });
