@@ -217,6 +217,11 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
       maxClientBodyBytes: read('max-client-body-bytes') ?? null,
       bodyTimeoutMs: Math.round(read('http-body-timeout') * 1000),
     },
+    /** The browser view (docs/view.md): its own listener in stdio mode (--view), and whether it may interrupt. */
+    view: {
+      listen: read('view') ?? null,
+      control: read('view-control'),
+    },
   };
 }
 

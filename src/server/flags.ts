@@ -112,6 +112,8 @@ export const FLAGS = {
   'max-inflight-body-bytes': { schema: count(2 ** 20, 2 ** 34).optional(), default: undefined, cliOnly: true, help: 'With --http: most bytes of request bodies held at once over all clients (counted as they arrive, until answered); a body that does not fit is refused with 503 and Retry-After. The last MiB is kept for bodies up to 64 KiB. Default: 4 times the largest message (about 354 MB with the default --max-file-bytes).' },
   'max-client-body-bytes': { schema: count(2 ** 20, 2 ** 34).optional(), default: undefined, cliOnly: true, help: 'With --http: most bytes of request bodies one client may hold at once; beyond it 503 and Retry-After. Default: the largest message plus 1 MiB (one largest upload and small calls beside it).' },
   'http-body-timeout': { schema: seconds(3600), default: '120', cliOnly: true, help: 'With --http: seconds a request body has to arrive in; a slower one is answered 408 and its bytes released (a slow body cannot hold the budgets).' },
+  view: { schema: listenAddress.optional(), default: undefined, cliOnly: true, help: 'In stdio mode: serve the browser view (a read-only live notebook of every session) on a loopback listener of its own at http://HOST:PORT/view ([HOST]:PORT, HOST 127.0.0.1 when left out, PORT 0 picks a free one); its URL with a fresh token goes to stderr. With --http the view is always served at /view of the same server, behind its token (docs/view.md).' },
+  'view-control': { schema: flag, default: 'false', boolean: true, cliOnly: true, help: 'Give the browser view an Interrupt button for the running cell (nothing that runs code). Off: the view is read-only.' },
 } as const satisfies Record<string, FlagSpec>;
 
 export type FlagName = keyof typeof FLAGS;

@@ -115,6 +115,8 @@ const SAMPLES: Record<FlagName, Sample> = {
   'max-inflight-body-bytes': { value: '8388608', field: (c) => c.http.maxInflightBodyBytes, expected: 8_388_608, bad: '1000' },
   'max-client-body-bytes': { value: '4194304', field: (c) => c.http.maxClientBodyBytes, expected: 4_194_304, bad: '1.5' },
   'http-body-timeout': { value: '2.5', field: (c) => c.http.bodyTimeoutMs, expected: 2500, bad: '0' },
+  view: { value: ':0', field: (c) => c.view.listen, expected: { host: '127.0.0.1', port: 0 }, bad: '8931' },
+  'view-control': { value: 'true', field: (c) => c.view.control, expected: true, bad: 'yes' },
 };
 
 const isSwitch = (flag: FlagName) => 'boolean' in FLAGS[flag];
@@ -185,6 +187,7 @@ describe('parseConfig', () => {
         maxClientBodyBytes: null,
         bodyTimeoutMs: 120_000,
       },
+      view: { listen: null, control: false },
     });
     assert.match(snapshotDir!, /pyodide-mcp\/snapshots$/);
     assert.deepEqual(
