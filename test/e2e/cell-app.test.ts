@@ -47,6 +47,16 @@ describe('MCP Apps: the cell view', () => {
     }
   });
 
+  it('keeps the link in the compact profile', async () => {
+    const compact = await startServer(['--profile', 'compact']);
+    try {
+      const tool = (await compact.client.listTools()).tools.find((t) => t.name === 'execute_code');
+      assert.equal((tool?._meta as any)?.ui?.resourceUri, CELL_APP_URI);
+    } finally {
+      await compact.close();
+    }
+  });
+
   it('lists and reads the resource: HTML, the MCP Apps MIME type, a strict CSP in its metadata and in the page', async () => {
     const { resources } = await h.client.listResources();
     const listed = resources.find((r) => r.uri === CELL_APP_URI);
@@ -117,6 +127,8 @@ describe('MCP Apps: the cell view', () => {
                     hostContext: {},
                   },
                 });
+              } else if (message.method === 'ui/notifications/size-changed') {
+                frame.style.height = `${message.params.height}px`; // a host fits the frame to the cell
               } else if (message.method === 'ui/notifications/initialized') {
                 reply({ method: 'ui/notifications/tool-input', params: { arguments: toolArgs } });
                 reply({ method: 'ui/notifications/tool-result', params: toolResult });
@@ -141,6 +153,7 @@ describe('MCP Apps: the cell view', () => {
           'print("hello <b>out</b>")\nprint("warn", file=sys.stderr)\n' +
           'plt.plot([1, 3, 2]); plt.show()\n' +
           'display(HTML("<table id=t><tr><th>a</th></tr><tr><td>1</td></tr></table>"))\n' +
+          'import pandas as pd\ndisplay(pd.DataFrame({"col_a": [1, 2], "col_b": ["x", "y"]}))\n' +
           '6 * 7';
         const args = { code, session_id: session };
         const result = (await h.call('execute_code', args)) as CallToolResult;
@@ -169,6 +182,15 @@ describe('MCP Apps: the cell view', () => {
         const nested = (await (await frame.$('iframe.html-frame'))!.contentFrame())!;
         await nested.waitForSelector('#t td');
         assert.equal(await nested.$eval('#t td', (td: any) => td.textContent), '1');
+        // The DataFrame: its own HTML table, in a second inert frame.
+        const frames = await frame.$$('iframe.html-frame');
+        assert.equal(frames.length, 2);
+        const df = (await frames[1].contentFrame())!;
+        await df.waitForSelector('table.dataframe');
+        const headers = await df.$$eval('table.dataframe th', (ths: any[]) => ths.map((th) => th.textContent));
+        assert.ok(headers.includes('col_a') && headers.includes('col_b'), headers.join(','));
+        assert.equal(await df.$$eval('table.dataframe tbody tr', (rows: any[]) => rows.length), 2);
+        await new Promise((resolve) => setTimeout(resolve, 500)); // let the frames paint
         await page.screenshot({ path: join(OUT, 'cell.png'), fullPage: true });
       });
 
@@ -192,6 +214,15 @@ describe('MCP Apps: the cell view', () => {
         assert.equal(await frame.evaluate(() => window.pwned), undefined, 'no script ran in the app');
         assert.equal(await frame.evaluate(() => document.querySelectorAll('script').length), 1, "the app's own script only");
         assert.equal(await frame.evaluate(() => document.querySelector('#evil')), null, 'output HTML never in the app DOM');
+        // The app's CSP itself: a script added to its document (as an injection would) does not run.
+        const injected = await frame.evaluate(async () => {
+          const script = document.createElement('script');
+          script.textContent = 'window.injected = 1';
+          document.body.append(script);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return window.injected;
+        });
+        assert.equal(injected, undefined, "only the app's own script runs (CSP by hash)");
         assert.equal(await nested.evaluate(() => window.ran), undefined, 'scripts do not run in the output frame');
         const messages = await page.evaluate(() => window.messages.map((m: any) => (typeof m === 'string' ? m : m.method)));
         assert.ok(!messages.includes('pwned'), 'the output reached the host with no message');
