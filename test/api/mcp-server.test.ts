@@ -56,9 +56,11 @@ describe('createMcpServer', () => {
     assert.deepEqual((await call(bob, 'list_sessions')).structuredContent, { sessions: [] });
     assert.equal(((await call(alice, 'list_sessions')).structuredContent as { sessions: unknown[] }).sessions.length, 1);
     await call(alice, 'write_file', { session_id: id, path: 'a.txt', content: 'mine' });
-    assert.equal((await bob.listResources()).resources.length, 0);
+    // Session files only (every server also lists its ui:// cell view, src/view/cell-app.ts).
+    const files = async (client: typeof bob) => (await client.listResources()).resources.filter((r) => r.uri.startsWith('session://'));
+    assert.equal((await files(bob)).length, 0);
     await assert.rejects(bob.readResource({ uri: `session://${id}/a.txt` }), /SESSION_NOT_FOUND/);
-    assert.equal((await alice.listResources()).resources.length, 1);
+    assert.equal((await files(alice)).length, 1);
 
     // The sandbox (the embedding app) sees every session.
     assert.equal((await sandbox.getSession(id).execute('secret')).result, '42');

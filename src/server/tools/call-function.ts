@@ -5,6 +5,7 @@ import { PyodideMcpError } from '../../errors.js';
 import { timeoutFor } from '../../sessions/input-checks.js';
 import { executionOutputSchema, runCellAndReply } from '../execution-reply.js';
 import { checkedName } from '../namespace-reply.js';
+import { CELL_APP_TOOL_META } from '../../view/cell-app.js';
 import { dottedNameField, toolReply, optionalArg, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerCallFunctionTool(server: McpServer, deps: ToolDeps): RegisteredTool {
@@ -31,6 +32,7 @@ export function registerCallFunctionTool(server: McpServer, deps: ToolDeps): Reg
       }),
       outputSchema: executionOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      _meta: CELL_APP_TOOL_META,
     },
     toolReply(deps, async ({ session_id, name, args, kwargs, timeout_seconds }, extra) => {
       const call = checkedCall(name, args ?? [], keywordArguments(kwargs ?? []), config.maxCodeChars);

@@ -6,6 +6,7 @@ import { executionOutputSchema, runCellAndReply } from '../execution-reply.js';
 import { pipInstallNames } from '../../python/pip-lines.js';
 import type { PackageFailure } from '../../wire/contract.js';
 import { installPackages } from './install-packages.js';
+import { CELL_APP_TOOL_META } from '../../view/cell-app.js';
 import { toolReply, optionalSessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): RegisteredTool {
@@ -25,6 +26,7 @@ export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): Regi
       }),
       outputSchema: executionOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      _meta: CELL_APP_TOOL_META,
     },
     toolReply(deps, async ({ code, session_id, timeout_seconds }, extra) => {
       checkCodeLength(config, code);

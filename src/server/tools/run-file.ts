@@ -8,6 +8,7 @@ import { sessionPath } from '../../sessions/host-paths.js';
 import { timeoutFor } from '../../sessions/input-checks.js';
 import { executionOutputSchema, runCellAndReply } from '../execution-reply.js';
 import { runNotebook } from '../notebook-run.js';
+import { CELL_APP_TOOL_META } from '../../view/cell-app.js';
 import { toolReply, optionalArg, pathField, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerRunFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
@@ -28,6 +29,7 @@ export function registerRunFileTool(server: McpServer, deps: ToolDeps): Register
       }),
       outputSchema: executionOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      _meta: CELL_APP_TOOL_META,
     },
     toolReply(deps, async ({ session_id, path, timeout_seconds, continue_on_error }, extra) => {
       const rel = sessionPath(path);
