@@ -216,6 +216,8 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
       /** null: the largest message plus 1 MiB (see httpLimits). */
       maxClientBodyBytes: read('max-client-body-bytes') ?? null,
       bodyTimeoutMs: Math.round(read('http-body-timeout') * 1000),
+      /** How long a drain (SIGTERM, POST /drain) lets running calls finish. */
+      drainGraceMs: Math.round(read('drain-grace') * 1000),
     },
   };
 }

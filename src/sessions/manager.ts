@@ -30,6 +30,10 @@ export class SessionManager extends SessionOps {
   private booting = 0;
   private readonly sweepTimer: NodeJS.Timeout;
   private closing = false;
+  /** Set by drain(): no new session is booted (nor a saved one restored); the live ones run on. */
+  private draining = false;
+  /** Latched once the warm pool has had a session ready (or has none to boot): /healthz's "ready". */
+  private poolUp = false;
   private readonly pool: WarmPool;
   /** Where sessions are saved as they change (--state-dir), or nowhere. */
   protected readonly persistence: Persistence;
@@ -95,6 +99,12 @@ export class SessionManager extends SessionOps {
    */
   private async boot(id: string, createdAt: number, persist: boolean, owner: string | null): Promise<Session> {
     if (this.closing) throw new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
+    if (this.draining) {
+      throw new PyodideMcpError(
+        'SERVER_CLOSING',
+        'This server is draining (shutting down): it takes no new session. Retry: a proxy in front of several servers sends the call to another one.',
+      );
+    }
     if (this.sessions.size + this.booting >= this.config.maxSessions) {
       throw new PyodideMcpError(
         'SESSION_LIMIT',
@@ -268,6 +278,24 @@ export class SessionManager extends SessionOps {
     }
     // The state store's sweep is background work: not while a call an agent waits on runs (it comes again).
     if (!this.closing && this.pool.backgroundMayRun) this.persistence.sweep(this.restorer.inUse(), now);
+  }
+
+  /**
+   * Whether the server can take sessions (/healthz): once its warm pool has had a session ready, or at once without
+   * a warm pool. Latched: a pool emptied by a burst of new sessions refills, and the server stays ready meanwhile.
+   */
+  get ready(): boolean {
+    if (!this.poolUp) this.poolUp = this.config.warmSessions === 0 || this.pool.readyCount > 0;
+    return this.poolUp;
+  }
+
+  /** Stops taking new sessions and restores (a drain); live sessions keep running until closeAll(). */
+  drain(): void {
+    this.draining = true;
+  }
+
+  get isDraining(): boolean {
+    return this.draining;
   }
 
   /** Ends every session; later calls fail with SERVER_CLOSING. */

@@ -115,6 +115,7 @@ const SAMPLES: Record<FlagName, Sample> = {
   'max-inflight-body-bytes': { value: '8388608', field: (c) => c.http.maxInflightBodyBytes, expected: 8_388_608, bad: '1000' },
   'max-client-body-bytes': { value: '4194304', field: (c) => c.http.maxClientBodyBytes, expected: 4_194_304, bad: '1.5' },
   'http-body-timeout': { value: '2.5', field: (c) => c.http.bodyTimeoutMs, expected: 2500, bad: '0' },
+  'drain-grace': { value: '1.5', field: (c) => c.http.drainGraceMs, expected: 1500, bad: '0' },
 };
 
 const isSwitch = (flag: FlagName) => 'boolean' in FLAGS[flag];
@@ -184,6 +185,7 @@ describe('parseConfig', () => {
         maxInflightBodyBytes: null,
         maxClientBodyBytes: null,
         bodyTimeoutMs: 120_000,
+        drainGraceMs: 25_000,
       },
     });
     assert.match(snapshotDir!, /pyodide-mcp\/snapshots$/);
