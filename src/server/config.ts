@@ -197,6 +197,8 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     lockFile: ((value) => (value === undefined ? undefined : resolve(cwd, value)))(read('lock-file')),
     /** Prefix of session ids (--instance-id), or null. */
     instanceId: read('instance-id') ?? null,
+    /** A lease on a saved session not renewed for this long is stale (src/sessions/state-lease.ts). */
+    stateLeaseMs: Math.round(read('state-lease') * 1000),
     /** Streamable HTTP (--http): null serves stdio. */
     http: {
       listen: read('http') ?? null,
