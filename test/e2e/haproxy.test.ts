@@ -50,7 +50,7 @@ describe(
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it("routes by the id prefix, spreads new sessions, and moves a killed instance's sessions", async () => {
+    it('routes by the id prefix, spreads new sessions, and moves the sessions of a killed and of a drained instance', async () => {
       for (let i = 0; i < 3; i++) {
         instances.push(
           await startHttp(['--instance-id', `pyodide-mcp-${i}`, '--state-dir', dir, '--state-lease', '2'], {
@@ -126,9 +126,22 @@ describe(
         assert.equal(back.data.result, String(i + 100));
         assert.ok(back.data.restored);
       }
-      // The others were not disturbed.
+      // SIGTERM drains the instance that restored the 2026 client's session: the session moves again, at once (the
+      // drain released its lease), with nothing lost of its saved state.
+      const holder = instances.findIndex((server, i) => i !== victim && server.stderr().includes(`restoring session ${ms}`));
+      assert.ok(holder >= 0);
+      instances[holder]!.child.kill('SIGTERM');
+      assert.equal(await instances[holder]!.exited, 0);
+      const drained = await call(modern, 'execute_code', { session_id: ms, code: 'y * 3' });
+      assert.ok(!drained.reply.isError, drained.text);
+      assert.equal(drained.data.result, '21');
+      assert.ok(drained.data.restored, 'restored on the last instance');
+      const last = instances.findIndex((_, i) => i !== victim && i !== holder);
+      assert.match(instances[last]!.stderr(), new RegExp(`session ${ms.replace('.', '\\.')} restored`));
+
+      // The sessions of the instance still up were not disturbed.
       for (const [i, { client, session }] of legacy.entries()) {
-        if (orphans.some((o) => o.session === session)) continue;
+        if (!session.startsWith(`pyodide-mcp-${last}.`)) continue;
         const same = await call(client, 'execute_code', { session_id: session, code: 'x' });
         assert.equal(same.data.result, String(i));
         assert.ok(!same.data.restored);
