@@ -32,6 +32,18 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-unsafe-function-type': 'off' },
   },
   {
+    // The browser view's page (docs/view.md): plain JavaScript that runs in the browser.
+    files: ['view/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['document', 'window', 'fetch', 'setInterval', 'clearInterval', 'setTimeout', 'EventSource', 'URL'].map((name) => [
+          name,
+          'readonly',
+        ]),
+      ),
+    },
+  },
+  {
     // stdout carries the MCP protocol: server and worker code logs to stderr, never through console.
     files: ['src/**', 'workers/**'],
     rules: { 'no-console': 'error' },

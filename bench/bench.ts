@@ -26,6 +26,7 @@ import { section as pureSnapshot } from './sections/pure-snapshot.js';
 import { section as roundTrip } from './sections/round-trip.js';
 import { section as scale } from './sections/scale.js';
 import { section as timeout } from './sections/timeout.js';
+import { section as viewSection } from './sections/view.js';
 import { section as warmCreate } from './sections/warm-create.js';
 import { BENCH_SOURCE_DIR } from './server.js';
 import { ResultTable, type Row } from './table.js';
@@ -48,6 +49,7 @@ const SECTIONS: readonly Section[] = [
   compiledLoad,
   fairness,
   history,
+  viewSection,
 ];
 
 async function main(): Promise<void> {

@@ -17,6 +17,9 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { BoundedStdioServerTransport, describeStdioError, maxMessageBytes } from './server/stdio-transport.js';
 import { SessionManager } from './sessions/manager.js';
 import { UsageError } from './errors.js';
+import { isLoopback } from './server/http-access.js';
+import { createView } from './view/view-start.js';
+import { serveView } from './view/view-server.js';
 
 const log = (message: string) => process.stderr.write(`[pyodide-mcp] ${message}\n`);
 const version = packageVersion();
@@ -53,6 +56,10 @@ async function main(): Promise<number | undefined> {
   // error, rather than closing the transport, which would end every session; HTTP: 413).
   const maxLineBytes = maxMessageBytes({ maxCodeChars: config.maxCodeChars, maxFileBytes: config.fileLimits.maxFileBytes });
   if (config.http.listen) return serveOverHttp(config, config.http.listen, distribution, maxLineBytes);
+  if (config.view.listen && !isLoopback(config.view.listen.host)) {
+    log(`--view serves on loopback only (it has no TLS): use 127.0.0.1, or --http behind a proxy (docs/view.md).`);
+    return 2;
+  }
 
   let manager: SessionManager;
   try {
@@ -94,6 +101,15 @@ async function main(): Promise<number | undefined> {
     void shutdown('transport closed');
   };
   log(`ready on stdio (messages up to ${maxLineBytes} bytes)`);
+  if (config.view.listen) {
+    // The browser view (docs/view.md) on a loopback listener of its own; its URL, with a fresh token, to stderr.
+    const view = createView({ manager, config, tokens: null, host: config.view.listen.host, allowedHosts: null, log });
+    try {
+      log(view.urlLine((await serveView(config.view.listen, view.handler)).origin));
+    } catch (error) {
+      log(`cannot serve the view on ${config.view.listen.host}:${config.view.listen.port}: ${(error as Error).message}`);
+    }
+  }
   return undefined;
 }
 
@@ -128,9 +144,16 @@ async function serveOverHttp(
     log(error.message);
     return 2;
   }
+  if (config.view.listen) {
+    log('--view is for stdio mode: with --http the view is served at /view of the same server.');
+    await manager.closeAll();
+    return 2;
+  }
+  const view = createView({ manager, config, tokens, host: listen.host, allowedHosts, log });
   let serving;
   try {
     serving = await serveHttp({
+      view: view.handler,
       ...listen,
       tokens,
       allowedHosts,
@@ -169,6 +192,7 @@ async function serveOverHttp(
   process.on('SIGINT', () => void shutdown('SIGINT', false));
   process.on('SIGTERM', () => void shutdown('SIGTERM', true));
   log(`listening on ${serving.url}${authToken ? ' (bearer token required)' : ''}`);
+  log(view.urlLine(new URL(serving.url).origin));
   return undefined;
 }
 

@@ -221,6 +221,11 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
       /** How long a drain (SIGTERM, POST /drain) lets running calls finish. */
       drainGraceMs: Math.round(read('drain-grace') * 1000),
     },
+    /** The browser view (docs/view.md): its own listener in stdio mode (--view), and whether it may interrupt. */
+    view: {
+      listen: read('view') ?? null,
+      control: read('view-control'),
+    },
   };
 }
 

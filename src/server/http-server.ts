@@ -24,6 +24,7 @@ import { refuse, refuseUnreadBody } from './http-refusal.js';
 import { cancelledIds, requestCount } from './jsonrpc-messages.js';
 import { isModernRevision, ModernServing } from './http-modern.js';
 import type { CreatedServer, TenantShared } from './server.js';
+import type { ViewHandler } from '../view/view-server.js';
 
 export interface HttpServeOptions {
   host: string;
@@ -58,6 +59,8 @@ export interface HttpServeOptions {
   /** `POST /drain` was accepted: the command drains the server (as on SIGTERM) and exits. */
   onDrain?: () => void;
   log: (message: string) => void;
+  /** The browser view (src/view/): answers /view* itself, with the same token and Host/Origin checks. */
+  view?: ViewHandler;
 }
 
 /** One client: its transport, its server, and whether it is in use. */
@@ -363,6 +366,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   };
 
   const http = createHttpServer((req, res) => {
+    if (options.view?.(req, res)) return;
     handle(req, res).catch((error: unknown) => {
       log(`http: ${(error as Error)?.stack ?? String(error)}`);
       refuse(res, 500, 'Internal error.');

@@ -12,6 +12,7 @@ import { callSource } from './history.js';
 import type { Persistence } from './persistence.js';
 import { applyChanges, type Session } from './registry.js';
 import { capOutcome } from './reply-caps.js';
+import type { CellTool, ViewEvents } from './view-events.js';
 
 /** A cell's run as the session manager returns it: its outcome (capped by the host), and how it ended. */
 export interface CellRun {
@@ -31,11 +32,17 @@ export class CellRunner {
     /** Settles once the session has imported its preload set in the background (or failed to). */
     private readonly preloaded: (session: Session) => Promise<unknown>,
     private readonly persistence: Persistence,
+    /** The view's record of sessions (src/view/): told when a cell starts and what it returned, after the host's caps. */
+    private readonly events: ViewEvents,
   ) {}
 
   /** Runs a cell in a session whose turn it is; a session ended by it resolves with `terminated` set. */
   async run(session: Session, source: CellSource, timeoutMs: number, signal?: AbortSignal): Promise<CellRun> {
     const started = performance.now();
+    // The view's Interrupt (--view-control) cancels the cell like a client's cancellation does: its signal follows ours.
+    const view = this.events.cellStarted(session.id, toolOf(source), sourceText(source), timeoutMs, signal);
+    const cell = view?.cell ?? null;
+    if (view) signal = view.signal;
     try {
       // The preload set is imported in the background (PreloadScheduler). A cell that may import waits for it
       // first, outside its time limit: importing the stack (10-12 s of CPU here) is not the cell's time.
@@ -51,18 +58,31 @@ export class CellRunner {
       await this.persistence.filesChanged(session, outcome.changes);
       const completed = interrupted === null;
       await this.persistence.cellRan(session, { source, timeoutMs, completed, executionCount: outcome.execution_count, at });
-      return { outcome, files, interrupted, terminated: null, durationMs: performance.now() - started };
+      const durationMs = performance.now() - started;
+      this.events.cellFinished(session.id, cell, { outcome, interrupted, terminated: null, durationMs });
+      return { outcome, files, interrupted, terminated: null, durationMs };
     } catch (error) {
-      if (!(error instanceof PyodideMcpError) || !['EXEC_TIMEOUT', 'EXEC_CANCELLED', 'WORKER_CRASHED'].includes(error.code)) throw error;
+      if (!(error instanceof PyodideMcpError) || !['EXEC_TIMEOUT', 'EXEC_CANCELLED', 'WORKER_CRASHED'].includes(error.code)) {
+        // The view shows the cell as ended, with why, rather than running forever.
+        const why = error instanceof Error ? error.message : String(error);
+        this.events.cellFinished(session.id, cell, {
+          outcome: emptyOutcome(session.executionCount + 1),
+          interrupted: null,
+          terminated: why,
+          durationMs: performance.now() - started,
+        });
+        throw error;
+      }
       // The session is gone (its channel's death buried it); this call reports how it ended.
       await session.channel.end(error);
-      return {
+      const ran = {
         outcome: emptyOutcome(session.executionCount + 1),
-        files: [],
         interrupted: null,
         terminated: error,
         durationMs: performance.now() - started,
       };
+      this.events.cellFinished(session.id, cell, { ...ran, terminated: error.message });
+      return { ...ran, files: [] };
     }
   }
 
@@ -92,6 +112,13 @@ function sourceText(source: CellSource): string {
   if ('code' in source) return source.code;
   if ('path' in source) return `%run -i ${source.path}`;
   return callSource(source.call);
+}
+
+/** Which tool a cell source comes from, for the view (a registered tool's call is a function call). */
+function toolOf(source: CellSource): CellTool {
+  if ('code' in source) return 'execute_code';
+  if ('path' in source) return 'run_file';
+  return 'call_function';
 }
 
 /** What a queued cell holds, for the queue's byte bound (--max-queued-bytes). */

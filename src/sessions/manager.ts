@@ -13,6 +13,7 @@ import { CellRunner, sourceBytes, type CellRun } from './cell-runner.js';
 import type { ExportTurn } from './export-turn.js';
 import { SessionFileIndex, type FileRef } from './file-index.js';
 import { CellHistory } from './history.js';
+import { rssOf } from './memory-watchdog.js';
 import { NamespaceEvents } from './namespace-events.js';
 import { NoPersistence, StatePersistence, type Persistence } from './persistence.js';
 import { SessionRegistry, type Session, type SessionSummary } from './registry.js';
@@ -20,6 +21,7 @@ import { SessionRestorer, type RestoreReport } from './restorer.js';
 import { SessionOps } from './session-ops.js';
 import { SessionQueue } from './session-queue.js';
 import { foreignInstanceError, newSessionId } from './session-id.js';
+import { ViewEvents } from './view-events.js';
 import { WarmPool } from './warm-pool.js';
 
 export type { CellRun, ExportTurn, RestoreReport, SessionSummary };
@@ -42,6 +44,8 @@ export class SessionManager extends SessionOps {
   private readonly runner: CellRunner;
   private readonly restorer: SessionRestorer;
   protected readonly namespaceEvents: NamespaceEvents;
+  /** Each session's life as the browser view shows it (src/view/), bounded like the cell history. */
+  readonly viewEvents: ViewEvents;
   /** What the distribution offers, from its metadata: known before any session boots. */
   readonly facts: DistributionFacts;
 
@@ -67,7 +71,8 @@ export class SessionManager extends SessionOps {
     this.facts = distributionFacts(distribution, config.preload);
     this.pool = new WarmPool(config, distribution, log, () => this.sessions.size + this.booting);
     this.namespaceEvents = new NamespaceEvents(log);
-    this.runner = new CellRunner(config, (session) => this.pool.preloaded(session.channel), this.persistence);
+    this.viewEvents = new ViewEvents(config.maxHistoryCells, config.maxHistoryBytes);
+    this.runner = new CellRunner(config, (session) => this.pool.preloaded(session.channel), this.persistence, this.viewEvents);
     this.restorer = new SessionRestorer({
       sessions: this.sessions,
       persistence: this.persistence,
@@ -139,6 +144,7 @@ export class SessionManager extends SessionOps {
         restoreReport: null,
       };
       this.sessions.add(session);
+      this.viewEvents.created(id, owner, !persist);
       // Whatever ends the session (a crash, a broken rule, memory), later calls are told why.
       channel.onEnd((reason) => {
         if (this.sessions.holds(id, channel) && !this.closing) {
@@ -150,6 +156,7 @@ export class SessionManager extends SessionOps {
           // A session that died is gone, on disk too; one that died being restored keeps its state (the restore says so).
           if (session.persist) void this.persistence.forget(id);
           this.namespaceEvents.gone(id);
+          this.viewEvents.ended(id, 'ended', reason.message);
         }
       });
       this.log(`session ${id} ${persist ? 'created' : 'booted for a restore'} (${runtime.kind} runtime, boot ${runtime.bootMs} ms)`);
@@ -206,6 +213,15 @@ export class SessionManager extends SessionOps {
   describe(id: string): { runtime: RuntimeInfo; summary: SessionSummary } {
     const session = this.find(id);
     return { runtime: session.runtime, summary: this.sessions.summary(session) };
+  }
+
+  /**
+   * A live session process's resident memory in bytes, for the browser view; null with thread isolation, without
+   * /proc, or for a session that is gone.
+   */
+  memoryOf(id: string): number | null {
+    const pid = this.sessions.get(id)?.channel.pid ?? null;
+    return pid === null ? null : rssOf(pid);
   }
 
   /** Every live session, as list_sessions shows them. */
@@ -265,6 +281,7 @@ export class SessionManager extends SessionOps {
     await session.channel.end(new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} was closed while this call was running.`));
     this.log(`session ${id} closed`);
     this.namespaceEvents.gone(id);
+    this.viewEvents.ended(id, 'closed');
   }
 
   /**
@@ -283,6 +300,7 @@ export class SessionManager extends SessionOps {
       this.log(`session ${session.id} expired`);
       void this.persistence.forget(session.id);
       this.namespaceEvents.gone(session.id);
+      this.viewEvents.ended(session.id, 'expired');
     }
     // The state store's sweep is background work: not while a call an agent waits on runs (it comes again).
     if (!this.closing && this.pool.backgroundMayRun) this.persistence.sweep(this.restorer.inUse(), now);

@@ -13,11 +13,13 @@ import type { Persistence } from './persistence.js';
 import { applyChanges, type Session } from './registry.js';
 import { capFailures } from './reply-caps.js';
 import { Slots } from './slots.js';
+import type { ViewEvents } from './view-events.js';
 
 export abstract class SessionOps {
   protected abstract readonly config: Config;
   protected abstract readonly persistence: Persistence;
   protected abstract readonly namespaceEvents: NamespaceEvents;
+  abstract readonly viewEvents: ViewEvents;
   private readonly exportSlots = new Slots(EXPORT_SLOTS);
   private readonly wholeReads = new Slots(WHOLE_READ_SLOTS);
 
@@ -121,6 +123,7 @@ export abstract class SessionOps {
       await this.persistence.filesChanged(session, reply.changes);
       await this.persistence.cellsCleared(session);
       this.namespaceEvents.gone(id);
+      this.viewEvents.reset(id);
       return { removed: reply.removed, files_deleted: reply.changes.deleted.length };
     });
   }

@@ -117,6 +117,8 @@ const SAMPLES: Record<FlagName, Sample> = {
   'max-client-body-bytes': { value: '4194304', field: (c) => c.http.maxClientBodyBytes, expected: 4_194_304, bad: '1.5' },
   'http-body-timeout': { value: '2.5', field: (c) => c.http.bodyTimeoutMs, expected: 2500, bad: '0' },
   'drain-grace': { value: '1.5', field: (c) => c.http.drainGraceMs, expected: 1500, bad: '0' },
+  view: { value: ':0', field: (c) => c.view.listen, expected: { host: '127.0.0.1', port: 0 }, bad: '8931' },
+  'view-control': { value: 'true', field: (c) => c.view.control, expected: true, bad: 'yes' },
 };
 
 const isSwitch = (flag: FlagName) => 'boolean' in FLAGS[flag];
@@ -189,6 +191,7 @@ describe('parseConfig', () => {
         bodyTimeoutMs: 120_000,
         drainGraceMs: 25_000,
       },
+      view: { listen: null, control: false },
     });
     assert.match(snapshotDir!, /pyodide-mcp\/snapshots$/);
     assert.deepEqual(

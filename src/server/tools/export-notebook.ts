@@ -3,8 +3,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sessionPath } from '../../sessions/host-paths.js';
-import { PyodideMcpError } from '../../errors.js';
-import { buildNotebook, figurePaths, notebookBytesAtLeast, type FigureData } from '../notebook.js';
+import { notebookBytes } from '../notebook-export.js';
 import { countField, fileRefSchema, toolReply, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
 const DEFAULT_PATH = 'notebook.ipynb';
@@ -34,35 +33,10 @@ export function registerExportNotebookTool(server: McpServer, deps: ToolDeps): R
     },
     toolReply(deps, async ({ session_id, path, overwrite }) => {
       const target = sessionPath(path ?? DEFAULT_PATH);
-      const maxBytes = config.fileLimits.maxFileBytes;
       // One export per session (its turn) and few server-wide (the manager's slots bound the memory they take).
       const reply = await sessions.exportTurn(session_id, async (turn) => {
-        const { history, python } = turn;
-        // Security: sized before anything large is pulled into the server; a notebook that cannot fit reads no figure.
-        const atLeast = notebookBytesAtLeast(history, turn.sizeOf, config.maxImageBytes);
-        if (atLeast > maxBytes) throw tooLarge(`at least ${atLeast}`, maxBytes);
-        const figures: FigureData = new Map();
-        for (const figure of figurePaths(history)) {
-          const size = turn.sizeOf(figure);
-          if (size === null) {
-            figures.set(figure, { missing: 'no longer in the workspace' });
-          } else if (size > config.maxImageBytes) {
-            figures.set(figure, { missing: `${size} bytes, above --max-image-bytes` });
-          } else {
-            try {
-              const { data } = await turn.readFile(figure, config.maxImageBytes);
-              figures.set(figure, { base64: Buffer.from(data).toString('base64') });
-            } catch (error) {
-              figures.set(figure, { missing: `could not be read (${(error as Error).message.split('.')[0]})` });
-            }
-          }
-        }
-        const text = JSON.stringify(buildNotebook(history, figures, { sessionId: session_id, python }), null, 1) + '\n';
-        figures.clear();
-        // UTF-8 takes at least a byte per character: a text longer than the limit is refused before it is encoded.
-        if (text.length > maxBytes) throw tooLarge(`at least ${text.length}`, maxBytes);
-        const bytes = new TextEncoder().encode(text);
-        if (bytes.byteLength > maxBytes) throw tooLarge(String(bytes.byteLength), maxBytes);
+        const { history } = turn;
+        const bytes = await notebookBytes(turn, session_id, config);
         return {
           session_id,
           file: await turn.writeFile(target, bytes, { append: false, overwrite: overwrite ?? false }),
@@ -82,15 +56,5 @@ export function registerExportNotebookTool(server: McpServer, deps: ToolDeps): R
       }
       return result;
     }),
-  );
-}
-
-/** The notebook does not fit in a workspace file: what the caller can do about it. */
-function tooLarge(size: string, maxBytes: number): PyodideMcpError {
-  return new PyodideMcpError(
-    'QUOTA_EXCEEDED',
-    `The notebook would be ${size} bytes, above the largest file a session may hold (--max-file-bytes ${maxBytes}). ` +
-      'Delete figure files it need not embed (delete_file: a missing figure is noted, not embedded), start a fresh history with reset_session, ' +
-      'or ask the operator to raise --max-file-bytes (or lower --max-image-bytes, --max-history-bytes).',
   );
 }

@@ -1,0 +1,295 @@
+/**
+ * The browser view (docs/view.md) in a real browser: Debian's headless Chromium driven by puppeteer-core (the system
+ * executable, no browser download), over the real server, while the SDK's real Client runs cells. Skips with a clear
+ * message when no Chromium is found (CI installs it: .ci/run). Screenshots go under the test's tmp output, never git.
+ */
+import { Ajv } from 'ajv';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { startServer, type Harness } from '../helpers.js';
+import { connectHttp, startHttp, type RunningHttp } from '../http-helpers.js';
+import { NBFORMAT_V4_5_SCHEMA } from './nbformat-schema.js';
+
+// The functions given to page.evaluate run in the browser; the build has Node's types only (no DOM lib), so the two
+// globals they use are declared loosely here rather than adding the DOM lib to the whole program.
+declare const document: any;
+declare const window: any;
+
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+const skip = CHROMIUM
+  ? false
+  : 'no Chromium found (install Debian\'s "chromium" package, or set CHROMIUM_PATH): the browser view tests need it';
+const TOKEN = 'view-test-token-0123456789abcdef';
+const OUT = mkdtempSync(join(tmpdir(), 'pyodide-mcp-view-'));
+
+async function launch(): Promise<Browser> {
+  // --no-sandbox: CI runs as root, where Chromium's own sandbox cannot start; the page under test is ours.
+  return puppeteer.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+}
+
+/** A raw GET: status and body (no cookie, no redirects followed). */
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A raw POST with no body: its status. */
+function post(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers, agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function structured(result: CallToolResult): Record<string, unknown> {
+  assert.ok(!result.isError, JSON.stringify(result.content));
+  return result.structuredContent as Record<string, unknown>;
+}
+
+/** Runs a cell through the agent's client; `failing`: the cell is expected to raise. */
+async function run(client: Client, session_id: string, code: string, failing = false): Promise<Record<string, unknown>> {
+  const result = (await client.callTool({ name: 'execute_code', arguments: { session_id, code } }, { timeout: 300_000 })) as CallToolResult;
+  const reply = structured(result);
+  if (!failing) assert.equal(reply.error, null, JSON.stringify(reply.error));
+  return reply;
+}
+
+/** The text of every cell's outputs on the page, in order. */
+const outputsText = (page: Page) => page.$$eval('.cell .outputs', (nodes) => nodes.map((n) => n.textContent ?? ''));
+
+describe('browser view over --http', { skip }, () => {
+  let server: RunningHttp;
+  let client: Client;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+  let session: string;
+
+  before(async () => {
+    server = await startHttp([], {
+      PYODIDE_MCP_AUTH_TOKEN: TOKEN,
+      PYODIDE_MCP_MAX_TOTAL_MEMORY_MB: '65536',
+      PYODIDE_MCP_PRELOAD: 'matplotlib',
+    });
+    origin = server.url.origin;
+    client = await connectHttp(server.url, TOKEN);
+    session = structured((await client.callTool({ name: 'create_session', arguments: {} })) as CallToolResult).session_id as string;
+    browser = await launch();
+    page = await browser.newPage();
+    await page.setViewport({ width: 1200, height: 900 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await client?.close();
+    await server?.stop();
+  });
+
+  it('refuses a request without a token (401) and one with a wrong Host (403)', async () => {
+    assert.equal((await get(`${origin}/view`)).status, 401);
+    assert.equal((await get(`${origin}/view/api/sessions`)).status, 401);
+    assert.equal((await get(`${origin}/view?token=wrong-token-wrong-token`)).status, 401);
+    const wrongHost = await get(`${origin}/view/api/sessions`, { authorization: `Bearer ${TOKEN}`, host: 'evil.example' });
+    assert.equal(wrongHost.status, 403);
+    const good = await get(`${origin}/view/api/sessions`, { authorization: `Bearer ${TOKEN}` });
+    assert.equal(good.status, 200, good.body);
+    const interrupt = await post(`${origin}/view/api/${session}/interrupt`, { authorization: `Bearer ${TOKEN}` });
+    assert.equal(interrupt, 405, 'read-only without --view-control');
+    const exchange = await get(`${origin}/view?token=${TOKEN}`);
+    assert.equal(exchange.status, 303);
+    assert.equal(exchange.headers.location, '/view');
+    assert.match(String(exchange.headers['set-cookie']), /HttpOnly; SameSite=Strict; Path=\/view/);
+    assert.doesNotMatch(String(exchange.headers['set-cookie']), new RegExp(TOKEN));
+  });
+
+  it('shows cells as they run, without reload: output, the running time, an error with its traceback, a figure', async () => {
+    await page.goto(`${origin}/view/${session}?token=${TOKEN}`);
+    assert.equal(new URL(page.url()).search, '', 'the token left the URL');
+    await page.waitForFunction(() => document.querySelector('.badge')?.textContent === 'idle');
+    const csp = (await get(`${origin}/view/${session}`, { authorization: `Bearer ${TOKEN}` })).headers['content-security-policy'];
+    assert.match(String(csp), /script-src 'self'/);
+
+    await run(client, session, 'print("hello view")\n6 * 7');
+    const replied = Date.now();
+    await page.waitForFunction(() => [...document.querySelectorAll('.cell .outputs')].some((n) => n.textContent?.includes('hello view')), {
+      polling: 10,
+    });
+    const latency = Date.now() - replied;
+    assert.ok(latency < 250, `the cell showed ${latency} ms after the reply`);
+    assert.match((await outputsText(page)).at(-1)!, /hello view[\s\S]*Out\[1\]:42/);
+
+    // A cell that prints for over a second: shown as running, with its elapsed time against its limit, then its lines.
+    const slow = run(client, session, 'import time\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(0.4)');
+    // Polled on a timer: requestAnimationFrame (puppeteer's default) can stall in a headless page and miss the window.
+    await page.waitForFunction(
+      () => /running for [\d.]+ s of 30 s/.test(document.querySelector('.cell.running .meta')?.textContent ?? ''),
+      {
+        polling: 20,
+      },
+    );
+    await slow;
+    await page.waitForFunction(() => !document.querySelector('.cell.running'));
+    assert.match((await outputsText(page)).at(-1)!, /tick 0\ntick 1\ntick 2/);
+
+    await run(client, session, 'def f():\n    return 1 / 0\nf()', true);
+    await page.waitForFunction(() => document.querySelectorAll('.cell.failed').length === 1);
+    const error = await page.$eval('.cell.failed .error', (n) => n.textContent ?? '');
+    assert.match(error, /ZeroDivisionError: division by zero/);
+    assert.match(error, /Traceback[\s\S]*in f/);
+
+    await run(client, session, 'import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()');
+    await page.waitForFunction(() => {
+      const img = document.querySelector('img.figure');
+      return img !== null && img.complete && img.naturalWidth > 100;
+    });
+    await page.waitForFunction(() => /memory \d+ MB/.test(document.querySelector('.memory')?.textContent ?? ''));
+    await page.screenshot({ path: join(OUT, 'notebook.png'), fullPage: true });
+  });
+
+  it('keeps session HTML and scripts away from the page, the cookie and the API', async () => {
+    const evil =
+      '<b id="evil">evil</b><script>window.top.pwned = 1; parent.document.title = "pwned";</script>' +
+      '<img src="x" onerror="window.top.pwned = 2; parent.document.title = document.cookie">';
+    await run(client, session, `from IPython.display import HTML\ndisplay(HTML(${JSON.stringify(evil)}))`);
+    await page.waitForFunction(() => document.querySelectorAll('iframe.html-frame').length === 1);
+    const frameAttrs = await page.$eval('iframe.html-frame', (f) => ({ sandbox: f.getAttribute('sandbox'), src: f.getAttribute('src') }));
+    assert.equal(frameAttrs.sandbox, '', 'no allow-scripts, no allow-same-origin');
+    // The frame rendered the HTML (as text and markup, in its own document)...
+    const frame = await (await page.$('iframe.html-frame'))!.contentFrame();
+    await frame.waitForSelector('#evil');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // ...and neither its script nor its onerror ran in the page.
+    assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+    assert.match(await page.title(), /^Session /);
+    assert.equal(await page.$('#evil'), null, 'nothing of it is in the page DOM');
+
+    // A session HTML file with scripts (how a Plotly chart is shown): its scripts run, but in an opaque origin.
+    const probe =
+      '<script>let cookie; try { cookie = document.cookie; } catch (e) { cookie = "threw " + e.name; }' +
+      'fetch("/view/api/sessions", { credentials: "include" }).then((r) => r.status, (e) => "failed").then((api) =>' +
+      ' parent.postMessage({ cookie, api }, "*"));</script>';
+    await client.callTool({ name: 'write_file', arguments: { session_id: session, path: 'probe.html', content: probe } });
+    const seen = await page.evaluate(async (src) => {
+      const got = new Promise((resolve) => window.addEventListener('message', (e: { data: unknown }) => resolve(e.data), { once: true }));
+      const frame = document.createElement('iframe');
+      frame.setAttribute('sandbox', 'allow-scripts');
+      frame.src = src;
+      document.body.append(frame);
+      return got;
+    }, `/view/api/${session}/file?path=probe.html&frame=1`);
+    const { cookie, api } = seen as { cookie: string; api: number | string };
+    assert.match(cookie, /^threw SecurityError/, 'the frame (an opaque origin) cannot read any cookie');
+    assert.ok(api === 'failed' || api === 401 || api === 403, `the frame cannot call the view API (got ${api})`);
+    // The file served outside a frame is never a document of the view's origin.
+    const direct = await get(`${origin}/view/api/${session}/file?path=probe.html&frame=1`, { authorization: `Bearer ${TOKEN}` });
+    assert.match(String(direct.headers['content-security-policy']), /^sandbox allow-scripts;/);
+  });
+
+  it('downloads the session as an .ipynb that validates against the nbformat schema', async () => {
+    const notebook = await page.evaluate(async (path) => (await fetch(path)).json(), `/view/api/${session}/notebook.ipynb`);
+    const validate = new Ajv({ strict: false }).compile(NBFORMAT_V4_5_SCHEMA);
+    assert.ok(validate(notebook), JSON.stringify(validate.errors));
+    const cells = (notebook as { cells: { source: string[]; outputs: { output_type: string; data?: Record<string, unknown> }[] }[] }).cells;
+    assert.ok(cells.some((c) => c.outputs.some((o) => o.output_type === 'display_data' && o.data?.['image/png'])));
+    assert.ok(cells.some((c) => c.outputs.some((o) => o.output_type === 'error')));
+  });
+
+  it('lists the session on /view', async () => {
+    await page.goto(`${origin}/view`);
+    await page.waitForFunction((id) => document.querySelector('.session-link')?.textContent === id, {}, session);
+    await page.screenshot({ path: join(OUT, 'sessions.png') });
+  });
+});
+
+describe('browser view with tenants (--auth-token-file)', () => {
+  const ALICE = 'alice-token-0123456789abcdef';
+  const BOB = 'bob-token-0123456789abcdef0';
+  let server: RunningHttp;
+  let client: Client;
+
+  before(async () => {
+    const tokens = join(OUT, 'tokens');
+    writeFileSync(tokens, `alice=${ALICE}\nbob=${BOB}\n`, { mode: 0o600 });
+    server = await startHttp([], { PYODIDE_MCP_AUTH_TOKEN_FILE: tokens, PYODIDE_MCP_MAX_TOTAL_MEMORY_MB: '65536' });
+    client = await connectHttp(server.url, ALICE);
+  });
+  after(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it("shows a tenant its own sessions only: another tenant's token gets the 404 of an unknown session", async () => {
+    const id = structured((await client.callTool({ name: 'create_session', arguments: {} })) as CallToolResult).session_id as string;
+    const { origin } = server.url;
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    const listed = (body: string) => (JSON.parse(body) as { sessions: { session_id: string }[] }).sessions.map((s) => s.session_id);
+    assert.deepEqual(listed((await get(`${origin}/view/api/sessions`, as(ALICE))).body), [id]);
+    assert.deepEqual(listed((await get(`${origin}/view/api/sessions`, as(BOB))).body), []);
+    assert.equal((await get(`${origin}/view/${id}`, as(ALICE))).status, 200);
+    for (const path of [`/view/${id}`, `/view/api/${id}/events`, `/view/api/${id}/files`, `/view/api/${id}/notebook.ipynb`]) {
+      assert.equal((await get(`${origin}${path}`, as(BOB))).status, 404, path);
+    }
+  });
+});
+
+describe('browser view in stdio mode (--view)', { skip }, () => {
+  let h: Harness;
+  let browser: Browser;
+
+  before(async () => {
+    h = await startServer(['--view', '127.0.0.1:0', '--view-control']);
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await h?.client.close();
+  });
+
+  it('logs a URL with a fresh token that opens the view, and shows the cells the client runs', async () => {
+    const deadline = Date.now() + 30_000;
+    const logged = () => /view: (http:\/\/127\.0\.0\.1:\d+\/view\?token=[\w-]+)/.exec(h.stderr());
+    while (!logged() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const match = logged();
+    assert.ok(match, h.stderr());
+    const url = new URL(match[1]!);
+    assert.equal((await get(`${url.origin}/view`)).status, 401);
+    const created = structured(await h.call('execute_code', { code: 'msg = "from stdio"\nprint(msg)' }));
+    const page = await browser.newPage();
+    await page.goto(`${url.origin}/view/${String(created.session_id)}?token=${url.searchParams.get('token')}`);
+    await page.waitForFunction(() => document.querySelector('.cell .outputs')?.textContent?.includes('from stdio'));
+    await h.call('execute_code', { session_id: created.session_id, code: 'print("second")' });
+    await page.waitForFunction(() => document.querySelectorAll('.cell').length === 2);
+    await page.screenshot({ path: join(OUT, 'stdio.png') });
+
+    // --view-control: the Interrupt button stops the running cell; the agent's reply says so, the session lives on.
+    const looping = h.call('execute_code', { session_id: created.session_id, code: 'while True:\n    pass' });
+    await page.waitForFunction(() => document.querySelector('.cell.running') !== null);
+    await page.click('button.danger');
+    const reply = await looping;
+    assert.match(JSON.stringify(reply.content), /cancel|interrupt/i);
+    await page.waitForFunction(() => document.querySelector('.cell.running') === null && document.querySelectorAll('.cell').length === 3);
+    const after = structured(await h.call('execute_code', { session_id: created.session_id, code: 'msg' }));
+    assert.equal(after.result, "'from stdio'");
+  });
+});
