@@ -132,6 +132,8 @@ describe(
       assert.ok(holder >= 0);
       instances[holder]!.child.kill('SIGTERM');
       assert.equal(await instances[holder]!.exited, 0);
+      // Nothing was running there: the drain did not wait for its grace (a client's listen stream is not a call).
+      assert.doesNotMatch(instances[holder]!.stderr(), /drain grace over/);
       const drained = await call(modern, 'execute_code', { session_id: ms, code: 'y * 3' });
       assert.ok(!drained.reply.isError, drained.text);
       assert.equal(drained.data.result, '21');
