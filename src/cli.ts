@@ -169,6 +169,7 @@ async function serveOverHttp(
       serverFor: (sessions, shared) =>
         createServer({ config, version, log, sessions, shared, era: shared ? 'modern' : 'legacy', closeSessionsOnDisconnect: !shared }),
       sharedFor: (sessions, onChange) => tenantShared({ sessions, config, log }, onChange),
+      onDrain: () => void shutdown('POST /drain', true),
       log,
     });
   } catch (error) {
@@ -177,15 +178,19 @@ async function serveOverHttp(
     return 1;
   }
   let stopping = false;
-  const shutdown = async (why: string) => {
+  // SIGTERM (what an orchestrator sends) and POST /drain drain: running calls get --drain-grace to end. SIGINT (a
+  // terminal's ^C) stops at once, running calls ending with SERVER_CLOSING. Saved state (--state-dir) is kept either way.
+  const shutdown = async (why: string, drain: boolean) => {
     if (stopping) return;
     stopping = true;
     log(`shutting down (${why})`);
-    await serving.close().catch((error) => log(`error while closing: ${(error as Error).message}`));
+    const done = drain ? serving.drain(config.http.drainGraceMs) : serving.close();
+    await done.catch((error) => log(`error while closing: ${(error as Error).message}`));
+    log('stopped');
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT', false));
+  process.on('SIGTERM', () => void shutdown('SIGTERM', true));
   log(`listening on ${serving.url}${authToken ? ' (bearer token required)' : ''}`);
   log(view.urlLine(new URL(serving.url).origin));
   return undefined;

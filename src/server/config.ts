@@ -197,6 +197,8 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
     lockFile: ((value) => (value === undefined ? undefined : resolve(cwd, value)))(read('lock-file')),
     /** Prefix of session ids (--instance-id), or null. */
     instanceId: read('instance-id') ?? null,
+    /** A lease on a saved session not renewed for this long is stale (src/sessions/state-lease.ts). */
+    stateLeaseMs: Math.round(read('state-lease') * 1000),
     /** Streamable HTTP (--http): null serves stdio. */
     http: {
       listen: read('http') ?? null,
@@ -216,6 +218,8 @@ function toConfig(read: <F extends FlagName>(flag: F) => FlagValue<F>, cwd: stri
       /** null: the largest message plus 1 MiB (see httpLimits). */
       maxClientBodyBytes: read('max-client-body-bytes') ?? null,
       bodyTimeoutMs: Math.round(read('http-body-timeout') * 1000),
+      /** How long a drain (SIGTERM, POST /drain) lets running calls finish. */
+      drainGraceMs: Math.round(read('drain-grace') * 1000),
     },
     /** The browser view (docs/view.md): its own listener in stdio mode (--view), and whether it may interrupt. */
     view: {

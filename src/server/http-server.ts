@@ -17,7 +17,7 @@ import type { SessionManager } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
 import { newSessionId } from '../sessions/session-id.js';
 import { allowedHostNames, hostAllowed } from './http-access.js';
-import { tenantResolver, type TenantTokens } from './http-tenants.js';
+import { DEFAULT_TENANT, tenantResolver, type TenantTokens } from './http-tenants.js';
 import { DROPPED, FairDispatcher } from './fair-dispatch.js';
 import { ByteBudget, readJsonBody } from './http-body.js';
 import { refuse, refuseUnreadBody } from './http-refusal.js';
@@ -56,6 +56,8 @@ export interface HttpServeOptions {
   serverFor: (sessions: SessionScope, shared?: TenantShared) => CreatedServer;
   /** The shared state of a 2026-era tenant (its registered tools, its tools/list cache). */
   sharedFor: (sessions: SessionScope, onChange: () => void) => TenantShared;
+  /** `POST /drain` was accepted: the command drains the server (as on SIGTERM) and exits. */
+  onDrain?: () => void;
   log: (message: string) => void;
   /** The browser view (src/view/): answers /view* itself, with the same token and Host/Origin checks. */
   view?: ViewHandler;
@@ -86,9 +88,19 @@ export interface HttpServing {
    * are given `graceMs` to reach their clients; then every transport and connection is closed.
    */
   close: (graceMs?: number) => Promise<void>;
+  /**
+   * Drain (SIGTERM, POST /drain): /healthz says "draining", no new MCP session, Python session or restore is taken;
+   * running calls get up to `graceMs` to finish (their state is saved as they end, with --state-dir); then close().
+   * Resolves to the calls that were still running when the grace ran out.
+   */
+  drain: (graceMs: number) => Promise<number>;
 }
 
 const MCP_PATH = '/mcp';
+/** Health of this instance for a proxy or an orchestrator's probes: no token needed, nothing secret in it. */
+const HEALTH_PATH = '/healthz';
+/** `POST` here with the operator's token (--auth-token) starts a drain. */
+const DRAIN_PATH = '/drain';
 /**
  * Largest body of a request without an MCP session (an initialize request: a few hundred bytes in practice), so
  * that clients not yet admitted cannot take much of the server's budget.
@@ -121,6 +133,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   /** Transports created for an initialize request that has not completed yet: they count toward maxClients. */
   let starting = 0;
   let stopping = false;
+  let draining = false;
   /** POST requests not yet answered (tool calls), and who waits for them to reach zero (shutdown). */
   let calls = 0;
   const drained: (() => void)[] = [];
@@ -211,7 +224,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     await dispatch(tenant.key, (rq, rs, body) => modern.serve(rq, rs, body, tenant), req, res, read.body);
   };
 
+  /**
+   * /healthz: 200 when the instance takes sessions, 503 while its pool starts or while it drains. Security: asked
+   * before the token and Host checks (a probe has neither), so it says only what a proxy needs: no session ids, no
+   * tenants, counts only.
+   */
+  const health = (req: IncomingMessage, res: ServerResponse) => {
+    const status = draining || stopping ? 'draining' : manager.ready ? 'ready' : 'starting';
+    const body = JSON.stringify({ status, instance: manager.instanceId, sessions: manager.size, calls });
+    res.writeHead(status === 'ready' ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === HEALTH_PATH && (req.method === 'GET' || req.method === 'HEAD')) return health(req, res);
     // Security: nothing of the request is read or parsed before the token is checked.
     const tenant = tenantOf(req);
     if (tenant === null) {
@@ -227,7 +254,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (!hostAllowed(allowed, req.headers.host, req.headers.origin)) {
       return refuse(res, 403, 'Forbidden: this Host or Origin is not allowed (--allowed-hosts).');
     }
-    if ((req.url ?? '').split('?')[0] !== MCP_PATH) return refuse(res, 404, `Not found: MCP is served at ${MCP_PATH}.`);
+    if (path === DRAIN_PATH) return drainRequest(req, res, tenant);
+    if (path !== MCP_PATH) return refuse(res, 404, `Not found: MCP is served at ${MCP_PATH}.`);
     if (stopping) return refuse(res, 503, 'The server is shutting down.');
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
@@ -266,6 +294,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     }
     if (req.method !== 'POST') return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required.');
     if (isModernRevision(req.headers['mcp-protocol-version'])) return serveModern(req, res, tenant);
+    if (draining)
+      return refuse(res, 503, 'This server is draining: it opens no new MCP session. Retry (a proxy sends it to another server).');
     if (clients.size + starting >= options.maxClients) {
       return refuse(
         res,
@@ -320,6 +350,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (client && !client.transport.sessionId) await client.created.close();
   };
 
+  /**
+   * POST /drain. Security: only the operator's token (--auth-token, the tenant "default") may drain, not a tenant of
+   * --auth-token-file (one tenant must not stop a server others use); without tokens (loopback) anyone may.
+   */
+  const drainRequest = (req: IncomingMessage, res: ServerResponse, tenant: string) => {
+    if (req.method !== 'POST') return refuse(res, 405, `Method Not Allowed: POST ${DRAIN_PATH} starts a drain.`, { allow: 'POST' });
+    if (options.tokens !== null && tenant !== DEFAULT_TENANT) {
+      return refuse(res, 403, `Forbidden: only the token of --auth-token may drain the server (SIGTERM drains it too).`);
+    }
+    res.writeHead(202, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: 'draining' }));
+    req.resume();
+    if (!draining && !stopping) options.onDrain?.();
+  };
+
   const http = createHttpServer((req, res) => {
     if (options.view?.(req, res)) return;
     handle(req, res).catch((error: unknown) => {
@@ -352,8 +397,29 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   const { port } = http.address() as AddressInfo;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}${MCP_PATH}`;
 
-  return {
+  /** Resolves when no POST is unanswered, or after `ms` (to the count still running then). */
+  const callsDone = async (ms: number): Promise<number> => {
+    if (calls === 0) return 0;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      drained.push(resolve);
+      timer = setTimeout(resolve, ms);
+    });
+    clearTimeout(timer);
+    return calls;
+  };
+
+  const serving: HttpServing = {
     url,
+    drain: async (graceMs) => {
+      draining = true;
+      manager.drain();
+      log(`draining: ${calls} calls running, ${manager.size} sessions; up to ${graceMs / 1000} s for the calls to end`);
+      const left = await callsDone(graceMs);
+      if (left > 0) log(`drain grace over: ${left} calls still running end with SERVER_CLOSING`);
+      await serving.close();
+      return left;
+    },
     close: async (graceMs = 5000) => {
       stopping = true;
       clearInterval(sweep);
@@ -370,4 +436,5 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       http.closeAllConnections();
     },
   };
+  return serving;
 }

@@ -31,7 +31,13 @@ export class SessionManager extends SessionOps {
   /** Sessions being booted count toward --max-sessions too. */
   private booting = 0;
   private readonly sweepTimer: NodeJS.Timeout;
+  /** Renews the leases of this process's sessions in a shared --state-dir (none without leases). */
+  private readonly leaseTimer: NodeJS.Timeout | null;
   private closing = false;
+  /** Set by drain(): no new session is booted (nor a saved one restored); the live ones run on. */
+  private draining = false;
+  /** Latched once the warm pool has had a session ready (or has none to boot): /healthz's "ready". */
+  private poolUp = false;
   private readonly pool: WarmPool;
   /** Where sessions are saved as they change (--state-dir), or nowhere. */
   protected readonly persistence: Persistence;
@@ -60,6 +66,8 @@ export class SessionManager extends SessionOps {
     this.sweepTimer = setInterval(() => this.sweep(), every);
     // The sweep must never keep the process alive on its own.
     this.sweepTimer.unref();
+    this.leaseTimer = this.persistence.leased ? setInterval(() => void this.renewLeases(), config.stateLeaseMs / 3) : null;
+    this.leaseTimer?.unref();
     this.facts = distributionFacts(distribution, config.preload);
     this.pool = new WarmPool(config, distribution, log, () => this.sessions.size + this.booting);
     this.namespaceEvents = new NamespaceEvents(log);
@@ -100,6 +108,12 @@ export class SessionManager extends SessionOps {
    */
   private async boot(id: string, createdAt: number, persist: boolean, owner: string | null): Promise<Session> {
     if (this.closing) throw new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
+    if (this.draining) {
+      throw new PyodideMcpError(
+        'SERVER_CLOSING',
+        'This server is draining (shutting down): it takes no new session. Retry: a proxy in front of several servers sends the call to another one.',
+      );
+    }
     if (this.sessions.size + this.booting >= this.config.maxSessions) {
       throw new PyodideMcpError(
         'SESSION_LIMIT',
@@ -227,9 +241,13 @@ export class SessionManager extends SessionOps {
    * (HTTP); a session another tenant saved stays on disk, unknown to this one.
    */
   async restore(id: string, owner: string | null = null): Promise<boolean> {
-    this.route(id);
+    // Another instance's id: with a shared, leased state directory it is restored here if saved and its lease is free
+    // or stale (its instance stopped); otherwise the caller is told where it belongs.
+    const foreign = this.sessions.has(id) || this.restorer.has(id) ? null : foreignInstanceError(id, this.config.instanceId);
+    if (foreign && !this.persistence.leased) throw foreign;
     const report = await this.pool.foreground(() => this.restorer.restore(id, owner));
     const session = this.sessions.get(id);
+    if (foreign && !session) throw foreign;
     if (!report || !session) return false;
     session.restoreReport = report;
     return true;
@@ -288,13 +306,56 @@ export class SessionManager extends SessionOps {
     if (!this.closing && this.pool.backgroundMayRun) this.persistence.sweep(this.restorer.inUse(), now);
   }
 
+  /**
+   * Whether the server can take sessions (/healthz): once its warm pool has had a session ready, or at once without
+   * a warm pool. Latched: a pool emptied by a burst of new sessions refills, and the server stays ready meanwhile.
+   */
+  get ready(): boolean {
+    if (!this.poolUp) this.poolUp = this.config.warmSessions === 0 || this.pool.readyCount > 0;
+    return this.poolUp;
+  }
+
+  /** Stops taking new sessions and restores (a drain); live sessions keep running until closeAll(). */
+  drain(): void {
+    this.draining = true;
+  }
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
   /** Ends every session; later calls fail with SERVER_CLOSING. */
   async closeAll(): Promise<void> {
     this.closing = true;
     clearInterval(this.sweepTimer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
     const closing = new PyodideMcpError('SERVER_CLOSING', 'The server is shutting down.');
     const channels = this.sessions.clear().map((s) => s.channel);
     await Promise.all([...channels.map((channel) => channel.end(closing)), this.pool.close(closing)]);
+    // Their state is kept: another instance sharing --state-dir may restore them at once.
+    await this.persistence.releaseAll();
+  }
+
+  /**
+   * Renews this process's leases (shared --state-dir). A session whose lease was lost (this process stalled past
+   * --state-lease and another instance took it over) stops here without touching its state, which is the new
+   * holder's now; its calls are told where it went.
+   */
+  private async renewLeases(): Promise<void> {
+    for (const id of await this.persistence.renewLeases()) {
+      const session = this.sessions.get(id);
+      if (!session || this.closing) continue;
+      session.persist = false;
+      this.sessions.bury(
+        id,
+        new PyodideMcpError(
+          'WRONG_INSTANCE',
+          `Session ${id} was taken over by another instance (its lease in --state-dir went stale here): send the call again; a proxy routes it to the instance that holds it now.`,
+        ),
+      );
+      this.log(`session ${id}: lease lost to another instance; stopped here`);
+      await session.channel.end();
+    }
   }
 
   /**
@@ -341,6 +402,8 @@ export class SessionManager extends SessionOps {
    * where to send it rather than that the session does not exist. Every call naming a session passes here first.
    */
   route(id: string): void {
+    // Another instance's session restored here (shared --state-dir) is this server's now.
+    if (this.sessions.has(id) || this.restorer.has(id)) return;
     const error = foreignInstanceError(id, this.config.instanceId);
     if (error) throw error;
   }

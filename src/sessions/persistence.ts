@@ -6,6 +6,7 @@
 import type { CellOutcome } from '../wire/contract.js';
 import type { Config } from '../server/config.js';
 import type { Session } from './registry.js';
+import { SessionLeases } from './state-lease.js';
 import { StateStore, type LoggedCell, type StoredSession, type StoredSummary } from './state-store.js';
 
 /** Where sessions are saved as they change, and read back after a restart. */
@@ -33,6 +34,20 @@ export interface Persistence {
   list(live: Set<string>): Promise<StoredSummary[]>;
   /** Deletes the saved sessions (except those in `live`) whose TTL ran out. */
   sweep(live: Set<string>, now?: number): void;
+  /**
+   * Whether the state directory is shared by instances, with leases (--state-dir with --instance-id,
+   * src/sessions/state-lease.ts): a saved session of another instance may then be restored here once its lease
+   * is free or stale.
+   */
+  readonly leased: boolean;
+  /** Takes the lease of a saved session before it is restored: null when taken (or there are no leases), else its holder. */
+  claim(id: string): Promise<string | null>;
+  /** Renews the leases held; returns the ids of those lost (another instance took them over): stop running them. */
+  renewLeases(): Promise<string[]>;
+  /** Lets a session go (shutdown, a failed restore): another instance may restore it at once. */
+  release(id: string): Promise<void>;
+  /** Lets every held session go. */
+  releaseAll(): Promise<void>;
 }
 
 /** Without --state-dir: nothing is written to disk, and nothing is ever there to restore. */
@@ -53,6 +68,15 @@ export class NoPersistence implements Persistence {
     return [];
   }
   sweep(): void {}
+  readonly leased = false;
+  async claim(): Promise<null> {
+    return null;
+  }
+  async renewLeases(): Promise<string[]> {
+    return [];
+  }
+  async release(): Promise<void> {}
+  async releaseAll(): Promise<void> {}
 }
 
 /**
@@ -62,6 +86,8 @@ export class NoPersistence implements Persistence {
  */
 export class StatePersistence implements Persistence {
   private readonly store: StateStore;
+  /** With --instance-id: this process's leases on its sessions in the (maybe shared) state directory. */
+  private readonly leases: SessionLeases | null;
 
   /**
    * Opens the state directory: throws a UsageError when it cannot be trusted, so the server stops before anything
@@ -79,11 +105,51 @@ export class StatePersistence implements Persistence {
       maxBytes: config.maxHistoryBytes,
       log,
     });
+    this.leases = config.instanceId === null ? null : new SessionLeases(this.store.dir, config.instanceId, config.stateLeaseMs);
     this.sweep(new Set());
   }
 
+  get leased(): boolean {
+    return this.leases !== null;
+  }
+
   created(session: Session): Promise<void> {
-    return this.saving(session, () => this.store.create(session.id, session.createdAt, session.createdAt, session.owner));
+    // A new id: its lease is taken at once (no other process can know the id yet). A restored session's was taken by claim().
+    return this.saving(
+      session,
+      async () => {
+        await this.store.create(session.id, session.createdAt, session.createdAt, session.owner);
+        if (this.leases && !this.leases.holds(session.id)) await this.leases.acquire(session.id);
+      },
+      false,
+    );
+  }
+
+  async claim(id: string): Promise<string | null> {
+    if (!this.leases) return null;
+    const claim = await this.leases.acquire(id);
+    return claim.held ? null : claim.holder;
+  }
+
+  async renewLeases(): Promise<string[]> {
+    if (!this.leases) return [];
+    const lost: string[] = [];
+    for (const id of this.leases.ids()) {
+      const kept = await this.leases.renew(id).catch((error: Error) => {
+        this.log(`session ${id}: lease not renewed: ${error.message}`);
+        return this.leases!.holds(id);
+      });
+      if (!kept) lost.push(id);
+    }
+    return lost;
+  }
+
+  async release(id: string): Promise<void> {
+    await this.leases?.release(id).catch((error: Error) => this.log(`session ${id}: lease not released: ${error.message}`));
+  }
+
+  async releaseAll(): Promise<void> {
+    for (const id of this.leases?.ids() ?? []) await this.release(id);
   }
 
   touched(session: Session): Promise<void> {
@@ -116,6 +182,7 @@ export class StatePersistence implements Persistence {
   }
 
   async forget(id: string): Promise<void> {
+    this.leases?.forget(id);
     await this.store.remove(id).catch((error: Error) => this.log(`session ${id}: saved state not deleted: ${error.message}`));
   }
 
@@ -135,8 +202,13 @@ export class StatePersistence implements Persistence {
     void this.store.sweep(live, now).catch((error: Error) => this.log(`state sweep failed: ${error.message}`));
   }
 
-  private async saving(session: Session, write: () => Promise<void>): Promise<void> {
+  /**
+   * Runs a write of a kept, live session's state. With leases, only while this process holds the session's lease:
+   * a process that lost it (or could not renew it in time) must not write over what the new holder writes.
+   */
+  private async saving(session: Session, write: () => Promise<void>, leased = true): Promise<void> {
     if (!session.persist || !this.isLive(session)) return;
+    if (leased && this.leases && !this.leases.holds(session.id)) return;
     try {
       await write();
     } catch (error) {

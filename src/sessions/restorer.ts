@@ -107,23 +107,43 @@ export class SessionRestorer {
         `Session ${id} expired: it was not used for --session-ttl (${this.host.ttlMs / 1000} s), so its saved state was deleted. ${NEW_SESSION_HINT}`,
       );
     }
-    const stored = status === 'yes' ? await persistence.load(id) : null;
-    if (!stored) return null;
-    // Security: another tenant's saved session is, for this caller, a session that does not exist. One saved without
-    // an owner (stdio, the library, before tenants) is restored for whoever names its id, as always.
-    if (owner !== null && stored.owner !== null && stored.owner !== owner) return null;
-    log(`restoring session ${id}: ${stored.files.length} files, ${stored.log.length} cells`);
-    const session = await this.host.bootForRestore(id, stored.createdAt, stored.owner ?? owner);
+    if (status !== 'yes') return null;
+    // A state directory shared by instances: the session's lease first, so that no two instances run or replay it.
+    const holder = await persistence.claim(id);
+    if (holder !== null) {
+      throw new PyodideMcpError(
+        'WRONG_INSTANCE',
+        `Session ${JSON.stringify(id)} is running on instance "${holder}" (its lease in --state-dir is current): send the call to instance "${holder}". If that instance has stopped, the session can be restored elsewhere once its lease is stale (--state-lease).`,
+      );
+    }
+    let session: Session;
+    let stored: StoredSession | null;
+    try {
+      stored = await persistence.load(id);
+      // Security: another tenant's saved session is, for this caller, a session that does not exist. One saved without
+      // an owner (stdio, the library, before tenants) is restored for whoever names its id, as always.
+      if (!stored || (owner !== null && stored.owner !== null && stored.owner !== owner)) {
+        await persistence.release(id);
+        return null;
+      }
+      log(`restoring session ${id}: ${stored.files.length} files, ${stored.log.length} cells`);
+      session = await this.host.bootForRestore(id, stored.createdAt, stored.owner ?? owner);
+    } catch (error) {
+      await persistence.release(id);
+      throw error;
+    }
+    const saved = stored;
     return session.queue.run(async () => {
       let report: RestoreReport;
       try {
-        report = await this.replay(session, stored);
+        report = await this.replay(session, saved);
       } catch (error) {
-        // A half-restored session is no use: it goes, its state on disk stays for another try.
+        // A half-restored session is no use: it goes, its state on disk stays for another try (here or elsewhere).
         if (sessions.holds(id, session.channel)) {
           sessions.bury(id, new PyodideMcpError('SESSION_NOT_FOUND', `Session ${id} could not be restored. ${NEW_SESSION_HINT}`));
           await session.channel.end();
         }
+        await persistence.release(id);
         throw error instanceof PyodideMcpError && error.code === 'RESTORE_FAILED' ? error : restoreFailed(id, error as Error);
       }
       session.persist = true;

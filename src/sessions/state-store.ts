@@ -1,6 +1,6 @@
 /**
  * Sessions kept on disk across server restarts (--state-dir): the only code that reads or writes the state
- * directory (with the modules it delegates to). Each session has a directory named by its id holding
+ * directory (with the modules it delegates to), but for the leases of a shared one (state-lease.ts: owner.json). Each session has a directory named by its id holding
  *   meta.json     {version, created_at, last_used_at} (ms since the epoch)
  *   files.json    the workspace manifest, and blobs/<hash> the bytes of each file (src/sessions/state-manifest.ts)
  *   cells.jsonl   the cells to replay (src/sessions/state-log.ts)

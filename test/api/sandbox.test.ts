@@ -20,6 +20,7 @@ describe('createSandbox options', () => {
     // Typed Required<>: an option the type names but the runtime does not know (or the reverse) fails here.
     const every: Required<Omit<SandboxOptions, 'log'>> = {
       instanceId: 'lib-1',
+      stateLeaseSeconds: 12,
       sessionTtlSeconds: 60,
       timeoutSeconds: 5,
       maxTimeoutSeconds: 10,

@@ -162,9 +162,9 @@ describe('Streamable HTTP without a token', () => {
     assert.match(stderr, /refusing to serve on 0\.0\.0\.0 without --auth-token/);
   });
 
-  it('on SIGTERM answers the running call with a clear error, terminates the sessions and exits 0', async () => {
-    // A warm session too: the exit ends it as well.
-    const server = await startHttp([], { PYODIDE_MCP_WARM_SESSIONS: '1' });
+  it('on SIGTERM, once --drain-grace is over, answers the running call with a clear error, terminates the sessions and exits 0', async () => {
+    // A warm session too: the exit ends it as well. SIGTERM drains: the running call gets --drain-grace to end first.
+    const server = await startHttp(['--drain-grace', '0.5'], { PYODIDE_MCP_WARM_SESSIONS: '1' });
     const client = await connectHttp(server.url);
     let started!: () => void;
     const progressed = new Promise<void>((resolve) => (started = resolve));

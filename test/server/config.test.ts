@@ -99,6 +99,7 @@ const SAMPLES: Record<FlagName, Sample> = {
   'wheels-dir': { value: '/opt/wheels', field: (c) => c.wheelDirs, expected: [{ path: '/opt/wheels', private: false }], bad: '' },
   'lock-file': { value: '/opt/mirror/pyodide-lock.json', field: (c) => c.lockFile, expected: '/opt/mirror/pyodide-lock.json', bad: '' },
   'instance-id': { value: 'py-3', field: (c) => c.instanceId, expected: 'py-3', bad: 'Py_3' },
+  'state-lease': { value: '2.5', field: (c) => c.stateLeaseMs, expected: 2500, bad: '0' },
   http: { value: '[::1]:8931', field: (c) => c.http.listen, expected: { host: '::1', port: 8931 }, bad: '127.0.0.1:70000' },
   'auth-token': { value: 'x'.repeat(32), field: (c) => c.http.authToken, expected: 'x'.repeat(32), bad: 'short' },
   'auth-token-file': { value: '/etc/tokens', field: (c) => c.http.authTokenFile, expected: '/etc/tokens', bad: '' },
@@ -115,6 +116,7 @@ const SAMPLES: Record<FlagName, Sample> = {
   'max-inflight-body-bytes': { value: '8388608', field: (c) => c.http.maxInflightBodyBytes, expected: 8_388_608, bad: '1000' },
   'max-client-body-bytes': { value: '4194304', field: (c) => c.http.maxClientBodyBytes, expected: 4_194_304, bad: '1.5' },
   'http-body-timeout': { value: '2.5', field: (c) => c.http.bodyTimeoutMs, expected: 2500, bad: '0' },
+  'drain-grace': { value: '1.5', field: (c) => c.http.drainGraceMs, expected: 1500, bad: '0' },
   view: { value: ':0', field: (c) => c.view.listen, expected: { host: '127.0.0.1', port: 0 }, bad: '8931' },
   'view-control': { value: 'true', field: (c) => c.view.control, expected: true, bad: 'yes' },
 };
@@ -159,6 +161,7 @@ describe('parseConfig', () => {
       maxHistoryBytes: 8 * 2 ** 20,
       lockFile: undefined,
       instanceId: null,
+      stateLeaseMs: 30_000,
       stateDir: null,
       tools: null,
       profile: 'full',
@@ -186,6 +189,7 @@ describe('parseConfig', () => {
         maxInflightBodyBytes: null,
         maxClientBodyBytes: null,
         bodyTimeoutMs: 120_000,
+        drainGraceMs: 25_000,
       },
       view: { listen: null, control: false },
     });
