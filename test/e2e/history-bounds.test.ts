@@ -37,8 +37,10 @@ describe('cell history bounded by bytes', () => {
     for (let i = 0; i < 100; i++) await h.ok('execute_code', cell);
     const grown = serverRssMb(h) - before;
     t.diagnostic(`server RSS grew by ${grown.toFixed(1)} MB over 100 MB of output`);
-    // Unbounded, the history held all 100 MB (measured on main: +1.9 MB a cell until the heap ran out).
-    assert.ok(grown < 50, `server RSS grew by ${grown.toFixed(0)} MB over 100 MB of output`);
+    // Unbounded, the history held all 100 MB (measured on main: +1.9 MB a cell until the heap ran out, 190 MB here).
+    // Bounded, what is left is garbage the collector has not returned yet: the same build measured -50, +25 and +62 MB
+    // in three runs (2026-12-02), so the bound is 100 MB, still far below the unbounded 190.
+    assert.ok(grown < 100, `server RSS grew by ${grown.toFixed(0)} MB over 100 MB of output`);
     const reply = await h.ok('export_notebook', { session_id: s });
     assert.equal(reply.cells, 2, 'two 1 MB cells fit in 3 MB');
     assert.equal(reply.dropped_cells, 108);
