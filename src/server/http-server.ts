@@ -11,12 +11,12 @@
  * over clients, one per event-loop turn) and only then does the SDK get the parsed body.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { SessionManager } from '../sessions/manager.js';
 import { SessionScope } from '../sessions/scope.js';
 import { newSessionId } from '../sessions/session-id.js';
 import { allowedHostNames, hostAllowed } from './http-access.js';
+import { listenOn } from './http-listen.js';
 import { DEFAULT_TENANT, tenantResolver, type TenantTokens } from './http-tenants.js';
 import { DROPPED, FairDispatcher } from './fair-dispatch.js';
 import { ByteBudget, readJsonBody } from './http-body.js';
@@ -196,6 +196,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     });
   };
 
+  /** A request body under the full bounds: the largest message, the server's budget and the caller's own. */
+  const readBody = (req: IncomingMessage, res: ServerResponse, callerBudget: ByteBudget) =>
+    readJsonBody(req, res, { maxBytes: options.maxBodyBytes, server: bodies, client: callerBudget, deadlineMs: options.bodyTimeoutMs });
+
   /**
    * A POST saying a 2026 revision in MCP-Protocol-Version: its body is read under the full bounds (a write_file can be
    * large) and its tenant's budgets, then the SDK's classification decides: a 2025-era body (no envelope) is refused
@@ -203,12 +207,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
    */
   const serveModern = async (req: IncomingMessage, res: ServerResponse, tenantName: string) => {
     const tenant = modern.tenantNamed(tenantName);
-    const read = await readJsonBody(req, res, {
-      maxBytes: options.maxBodyBytes,
-      server: bodies,
-      client: tenant.bodies,
-      deadlineMs: options.bodyTimeoutMs,
-    });
+    const read = await readBody(req, res, tenant.bodies);
     if (!read.ok) return refuseUnreadBody(req, res, read.refusal, options.bodyTimeoutMs);
     const requests = requestCount(read.body);
     if (requests > 0 && tenant.requests + requests > options.maxClientRequests) {
@@ -265,12 +264,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       if (!client) return refuse(res, 404, 'Session not found: initialize a new MCP session.');
       track(client, req, res);
       if (req.method !== 'POST') return void (await dispatch(sessionId, client.transport, req, res));
-      const read = await readJsonBody(req, res, {
-        maxBytes: options.maxBodyBytes,
-        server: bodies,
-        client: client.bodies,
-        deadlineMs: options.bodyTimeoutMs,
-      });
+      const read = await readBody(req, res, client.bodies);
       if (!read.ok) return refuseUnreadBody(req, res, read.refusal, options.bodyTimeoutMs);
       const requests = requestCount(read.body);
       // Notifications (a cancellation among them) and responses always pass: they hold nothing and answer at once.
@@ -387,15 +381,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   );
   sweep.unref();
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, options.host, () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = http.address() as AddressInfo;
-  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}${MCP_PATH}`;
+  const url = `${await listenOn(http, options.host, options.port)}${MCP_PATH}`;
 
   /** Resolves when no POST is unanswered, or after `ms` (to the count still running then). */
   const callsDone = async (ms: number): Promise<number> => {

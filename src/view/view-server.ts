@@ -15,10 +15,10 @@
  * - read-only: the only action is Interrupt, with --view-control, as a POST from the page's own origin.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PyodideMcpError } from '../errors.js';
 import type { Config } from '../server/config.js';
 import { hostAllowed } from '../server/http-access.js';
+import { listenOn } from '../server/http-listen.js';
 import { capListing, MAX_LISTED, SHORT_CHARS } from '../server/namespace-reply.js';
 import { notebookBytes } from '../server/notebook-export.js';
 import type { SessionManager } from '../sessions/manager.js';
@@ -306,17 +306,9 @@ export async function serveView(
       res.end(`Not found: this listener serves the view at ${VIEW_PATH} only.\n`);
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(listen.port, listen.host, () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = http.address() as AddressInfo;
-  const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  const origin = await listenOn(http, listen.host, listen.port);
   return {
-    origin: `http://${host}:${port}`,
+    origin,
     close: async () => {
       http.close();
       http.closeAllConnections();
