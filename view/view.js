@@ -162,7 +162,18 @@ function notebookPage() {
     const outputs = el('div', 'outputs');
     const node = el('section', 'cell running', el('div', 'input', prompt, highlight(event.source)), meta, outputs);
     node.dataset.cell = String(event.cell);
-    return { node, prompt, meta, outputs, started: event.at, timeout: event.timeout_ms, tool: event.tool };
+    return { node, prompt, meta, outputs, started: event.at, timeout: event.timeout_ms, tool: event.tool, live: null };
+  };
+
+  /** A piece of a running cell's output, appended as text; the cell's final outputs replace them when it finishes. */
+  const streamed = (cell, event) => {
+    const live = (cell.live ??= { next: 0, stdout: null, stderr: null });
+    if (event.chunk < live.next) return; // already shown (a reconnect sends the cell's kept pieces again)
+    if (event.chunk > live.next && live.next === 0) cell.outputs.append(el('p', 'muted', 'earlier output of this cell was not kept'));
+    live.next = event.chunk + 1;
+    const stream = event.stream === 'stderr' ? 'stderr' : 'stdout';
+    if (!live[stream]) cell.outputs.append((live[stream] = el('pre', `stream ${stream} live`)));
+    live[stream].append(event.text);
   };
 
   const finish = (cell, event) => {
@@ -173,6 +184,8 @@ function notebookPage() {
     cell.meta.textContent = `${cell.tool} · ${clock(cell.started)} · ${how} in ${seconds(event.duration_ms)}`;
     if (event.terminated || outcome.error) cell.node.classList.add('failed');
     const out = cell.outputs;
+    out.replaceChildren(); // the output streamed while it ran: the finished cell's is whole
+    cell.live = null;
     if (outcome.stdout) out.append(el('pre', 'stream stdout', outcome.stdout));
     if (outcome.stderr) out.append(el('pre', 'stream stderr', outcome.stderr));
     outcome.display.forEach((item, index) => out.append(displayNode(item, event.seq, index)));
@@ -226,6 +239,14 @@ function notebookPage() {
     if (event.kind === 'meta') {
       offset = event.now - Date.now();
       note.textContent = event.dropped > 0 ? `${event.dropped} earlier events are not kept (the server keeps the last ones).` : '';
+      return;
+    }
+    if (event.kind === 'cell_output') {
+      const cell = byNumber.get(event.cell);
+      if (cell && cell === running) {
+        streamed(cell, event);
+        if (follow.checked) cell.node.scrollIntoView({ block: 'end' });
+      }
       return;
     }
     if (event.seq <= lastSeq) return;

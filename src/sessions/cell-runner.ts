@@ -6,7 +6,7 @@
 import { emptyOutcome, type CellOutcome } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
 import type { Config } from '../server/config.js';
-import { PACKAGE_OP_FACTOR, type CellSource, type InterruptReason } from './channel.js';
+import { PACKAGE_OP_FACTOR, type CellSource, type InterruptReason, type OutputStream } from './channel.js';
 import type { FileRef } from './file-index.js';
 import { callSource } from './history.js';
 import type { Persistence } from './persistence.js';
@@ -47,7 +47,12 @@ export class CellRunner {
       // The preload set is imported in the background (PreloadScheduler). A cell that may import waits for it
       // first, outside its time limit: importing the stack (10-12 s of CPU here) is not the cell's time.
       if (!('code' in source) || /\bimport\b|__import__/.test(source.code)) await this.untilPreloaded(session, signal);
-      const ran = await session.channel.execute({ source, limits: this.config.limits, timeoutMs, signal });
+      // With a view served, the cell's output goes to its viewers while it runs (within the cell's limits: channel.ts).
+      const onOutput =
+        cell !== null && this.events.liveOutput
+          ? (stream: OutputStream, text: string) => this.events.cellOutput(session.id, cell, stream, text)
+          : undefined;
+      const ran = await session.channel.execute({ source, limits: this.config.limits, timeoutMs, signal, onOutput });
       // Security: the harness's own caps run in the user's realm; the host applies them again.
       const outcome = capOutcome(ran.outcome, this.config.limits);
       const { interrupted } = ran;

@@ -33,7 +33,15 @@ export interface CellRequest {
   limits: OutputLimits;
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Called with the cell's output while it runs (the browser view): the session is asked for it only when this is
+   * set, and what it sends is kept to the cell's own stdout and stderr limits (SessionChannel).
+   */
+  onOutput?: (stream: OutputStream, text: string) => void;
 }
+
+/** A cell's two output streams. */
+export type OutputStream = 'stdout' | 'stderr';
 
 /** The reason a session that broke a rule is ended with (`why` completes "The session …"). */
 export function brokenRule(why: string): PyodideMcpError {

@@ -33,6 +33,7 @@ import {
   type CellRequest,
   type HostOp,
   type InterruptReason,
+  type OutputStream,
 } from './channel-ops.js';
 import type { CellRun } from './cell-runner.js';
 import type { MemoryWatchdog } from './memory-watchdog.js';
@@ -47,6 +48,7 @@ export {
   type CellSource,
   type HostOp,
   type InterruptReason,
+  type OutputStream,
 } from './channel-ops.js';
 
 export interface ChannelOptions extends Omit<SpawnOptions, 'log'> {
@@ -66,6 +68,14 @@ interface Pending {
   op: Op;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+}
+
+/** The running cell whose output is wanted while it runs: its request, where it goes, what each stream may still send. */
+interface LiveCell {
+  id: number;
+  onOutput: (stream: OutputStream, text: string) => void;
+  stdoutLeft: number;
+  stderrLeft: number;
 }
 
 /** How often an unanswered interrupt is raised again (see interruptWithin()). */
@@ -88,6 +98,10 @@ export class SessionChannel {
   private holding = false;
   /** The session process is stopped (SIGSTOP). */
   private stopped = false;
+  /** The cell running with `onOutput`, or null: output messages for any other request are dropped. */
+  private live: LiveCell | null = null;
+  /** Output messages received (kept or dropped), for tests and diagnostics. */
+  outputMessages = 0;
 
   constructor(private readonly options: ChannelOptions) {
     // Security: one bound for all a session can put in the server's log, its process's descriptors and its worker's
@@ -130,6 +144,8 @@ export class SessionChannel {
             return;
           case 'fatal':
             return void this.end(brokenRule(message.reason.replace(/^The session /, '').replace(/\.$/, '')));
+          case 'output':
+            return this.liveOutput(message);
           case 'reply':
             return this.settle(message);
         }
@@ -243,11 +259,10 @@ export class SessionChannel {
   }
 
   /** Sends a request as it is; resolves to the reply the contract defines for its op. */
-  private send<K extends Op>(body: RequestOf<K> & { type: K }): Promise<ReplyOf<K>> {
+  private send<K extends Op>(body: RequestOf<K> & { type: K }, id = this.nextId++): Promise<ReplyOf<K>> {
     if (this.endReason) return Promise.reject(this.endReason);
     // A call an agent waits on is never sent to a stopped process (its background steps stay held).
     if (!BACKGROUND_OPS.has(body.type)) this.resumeProcess();
-    const id = this.nextId++;
     return new Promise<ReplyOf<K>>((resolve, reject) => {
       this.pending.set(id, { op: body.type, resolve: resolve as (value: unknown) => void, reject });
       this.endpoint.send({ ...body, id } as SessionRequest);
@@ -259,15 +274,40 @@ export class SessionChannel {
    * session is ended and the promise rejects.
    */
   async execute(options: CellRequest): Promise<Pick<CellRun, 'outcome' | 'interrupted'>> {
-    const { source, limits } = options;
-    const { value: outcome, interrupted } = await this.withDeadline(options, () =>
-      'code' in source
-        ? this.send({ type: 'execute', code: source.code, limits })
-        : 'path' in source
-          ? this.send({ type: 'run_file', path: source.path, limits })
-          : this.send({ type: 'call_function', call: source.call, limits }),
-    );
-    return { outcome, interrupted };
+    const { source, limits, onOutput } = options;
+    const id = this.nextId++;
+    const stream = onOutput ? { stream_output: true } : {};
+    if (onOutput) this.live = { id, onOutput, stdoutLeft: limits.stdout, stderrLeft: limits.stderr };
+    try {
+      const { value: outcome, interrupted } = await this.withDeadline(options, () =>
+        'code' in source
+          ? this.send({ type: 'execute', code: source.code, limits, ...stream }, id)
+          : 'path' in source
+            ? this.send({ type: 'run_file', path: source.path, limits, ...stream }, id)
+            : this.send({ type: 'call_function', call: source.call, limits, ...stream }, id),
+      );
+      return { outcome, interrupted };
+    } finally {
+      if (this.live?.id === id) this.live = null;
+    }
+  }
+
+  /**
+   * A piece of the running cell's output (the contract already bounds its size). Security: untrusted like the rest;
+   * kept only for the cell running with `onOutput` (a late piece of an earlier cell, which came on the other pipe
+   * than its reply, or one nobody asked for, is dropped), and only up to the cell's own stdout and stderr limits, so
+   * a session cannot make the server pass on more than its reply could carry. Nothing is held here.
+   */
+  private liveOutput(message: { id: number; stream: OutputStream; text: string }): void {
+    this.outputMessages++;
+    const live = this.live;
+    if (live === null || live.id !== message.id) return;
+    const left = message.stream === 'stdout' ? live.stdoutLeft : live.stderrLeft;
+    if (left <= 0 || message.text.length === 0) return;
+    const text = message.text.length > left ? message.text.slice(0, left) : message.text;
+    if (message.stream === 'stdout') live.stdoutLeft -= text.length;
+    else live.stderrLeft -= text.length;
+    live.onOutput(message.stream, text);
   }
 
   /**

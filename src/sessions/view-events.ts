@@ -7,8 +7,15 @@
  * 2 × --max-history-cells + 16 events and --max-history-bytes of their JSON; past either the oldest events go and are
  * counted. A finished cell larger than the whole bound is kept with its outputs elided. Logs of ended sessions are
  * kept for the last ENDED_KEPT sessions only, so a viewer can still read how a session ended.
+ *
+ * Live output (only once a view is served: `liveOutput`): the running cell's stdout and stderr as they arrive
+ * (`cell_output`, from what the channel kept within the cell's own limits), passed on to viewers but not logged: the
+ * running cell's pieces are kept in a buffer of at most `liveBytes` of JSON per session (a viewer that opens the page
+ * mid-cell gets them; past the bound the oldest go), dropped when the cell finishes (`cell_finished` has its whole,
+ * capped output).
  */
 import type { CellOutcome } from '../wire/contract.js';
+import type { OutputStream } from './channel-ops.js';
 import type { HistoryOutcome } from './history.js';
 
 /** Which tool ran a cell (a registered tool's call is a call_function). */
@@ -33,12 +40,28 @@ export type ViewEventBody =
 /** One event: `seq` counts up per session from 1 (a viewer resumes after the last it saw). */
 export type ViewEvent = ViewEventBody & { seq: number; at: number };
 
+/**
+ * A piece of the running cell's output, live only (never logged, no `seq`): `chunk` counts the cell's pieces from 0,
+ * so a viewer that reconnects skips those it has and sees where earlier ones were not kept.
+ */
+export interface CellOutputEvent {
+  kind: 'cell_output';
+  cell: number;
+  chunk: number;
+  stream: OutputStream;
+  text: string;
+}
+
+/** What a viewer is sent: a logged event, or a live piece of output (`live`). */
+export type StreamedEvent = LoggedEvent | { event: CellOutputEvent; json: string; bytes: number; live: true };
+
 /** Logs of ended sessions kept for viewers (each bounded like a live one's). */
 export const ENDED_KEPT = 8;
 /** Paths of a cell's changed files kept in its event. */
 const FILES_KEPT = 100;
+/** JSON bytes of the running cell's live output kept per session (or --max-history-bytes, when lower). */
+export const LIVE_BYTES = 2 ** 20;
 
-/** One session's bounded log. */
 /** An event with its JSON (made once, for the byte bound, and written as is to every viewer). */
 export interface LoggedEvent {
   event: ViewEvent;
@@ -46,6 +69,7 @@ export interface LoggedEvent {
   bytes: number;
 }
 
+/** One session's bounded log, and its running cell's live output. */
 export class SessionEventLog {
   /** Kept events from `head` on: dropping the oldest advances `head` (no array shift per event), compacted now and then. */
   private events: LoggedEvent[] = [];
@@ -56,7 +80,9 @@ export class SessionEventLog {
   /** Events dropped because the log was full. */
   dropped = 0;
   ended = false;
-  private readonly listeners = new Set<(logged: LoggedEvent) => void>();
+  private readonly listeners = new Set<(streamed: StreamedEvent) => void>();
+  /** The running cell's live output: its pieces kept (oldest first, from `head`), their bytes, the next number. */
+  private live: { cell: number; pieces: StreamedEvent[]; head: number; bytes: number; next: number } | null = null;
 
   constructor(
     readonly id: string,
@@ -65,10 +91,47 @@ export class SessionEventLog {
     readonly createdAt: number,
     private readonly maxEvents: number,
     private readonly maxBytes: number,
+    /** JSON bytes of live output kept for the running cell. */
+    private readonly liveBytes = Math.min(LIVE_BYTES, maxBytes),
   ) {}
 
   get bytes(): number {
     return this.total;
+  }
+
+  /** JSON bytes of the running cell's live output held (at most `liveBytes`). */
+  get heldLiveBytes(): number {
+    return this.live?.bytes ?? 0;
+  }
+
+  /**
+   * A piece of the running cell's output: passed to listeners, and kept until the cell finishes within `liveBytes`
+   * (the oldest pieces go first; a piece larger than the whole bound is passed on but not kept).
+   */
+  addLive(cell: number, stream: OutputStream, text: string): void {
+    if (this.live?.cell !== cell) this.live = { cell, pieces: [], head: 0, bytes: 0, next: 0 };
+    const live = this.live;
+    const event: CellOutputEvent = { kind: 'cell_output', cell, chunk: live.next++, stream, text };
+    const json = JSON.stringify(event);
+    const piece = { event, json, bytes: Buffer.byteLength(json), live: true as const };
+    if (piece.bytes <= this.liveBytes) {
+      live.pieces.push(piece);
+      live.bytes += piece.bytes;
+      while (live.bytes > this.liveBytes) {
+        live.bytes -= live.pieces[live.head]!.bytes;
+        live.pieces[live.head++] = undefined as unknown as StreamedEvent;
+      }
+      if (live.head > 1024 && live.head * 2 > live.pieces.length) {
+        live.pieces = live.pieces.slice(live.head);
+        live.head = 0;
+      }
+    }
+    for (const listener of this.listeners) listener(piece);
+  }
+
+  /** The running cell's live output kept so far, oldest first (for a viewer that connects mid-cell). */
+  liveSoFar(): StreamedEvent[] {
+    return this.live ? this.live.pieces.slice(this.live.head) : [];
   }
 
   /** A new cell number (cells are numbered per session, for the view; not Python's execution count). */
@@ -86,6 +149,9 @@ export class SessionEventLog {
       bytes = Buffer.byteLength(json);
     }
     const logged = { event, json, bytes };
+    // A cell started or finished, or the session changed: the live output kept so far is no longer needed (a
+    // finished cell's event has its whole output).
+    this.live = null;
     this.events.push(logged);
     this.total += bytes;
     // Oldest first, past the event bound, then past the byte bound; the newest always stays (elided, it fits alone).
@@ -115,8 +181,8 @@ export class SessionEventLog {
     return this.loggedSince(after).map((e) => e.event);
   }
 
-  /** Calls `listener` with every event added from now on (and its JSON); returns how to stop. */
-  subscribe(listener: (logged: LoggedEvent) => void): () => void {
+  /** Calls `listener` with every event added from now on, and every piece of live output (with its JSON); returns how to stop. */
+  subscribe(listener: (streamed: StreamedEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -154,10 +220,23 @@ export class ViewEvents {
   /** The running cell of each session, which the view may interrupt (--view-control), and how to stop following its caller's signal. */
   private readonly running = new Map<string, { controller: AbortController; unlink: () => void }>();
 
+  /** Whether cells send their output while they run: set once a view is served (enableLiveOutput). */
+  private live = false;
+
   constructor(
     private readonly maxCells: number,
     private readonly maxBytes: number,
   ) {}
+
+  /** A view is served: cells are asked for their output while they run (the server without a view pays nothing). */
+  enableLiveOutput(): void {
+    this.live = true;
+  }
+
+  /** Whether cells are asked for their output while they run. */
+  get liveOutput(): boolean {
+    return this.live;
+  }
 
   /** Every log (live ones and the last ENDED_KEPT ended ones). */
   all(): SessionEventLog[] {
@@ -221,6 +300,12 @@ export class ViewEvents {
   private stopRunning(id: string): void {
     this.running.get(id)?.unlink();
     this.running.delete(id);
+  }
+
+  /** A piece of a running cell's output, as the channel kept it (within the cell's limits): to viewers, not logged. */
+  cellOutput(id: string, cell: number, stream: OutputStream, text: string): void {
+    const log = this.logs.get(id);
+    if (log && !log.ended) log.addLive(cell, stream, text);
   }
 
   /** A cell ended; `outcome` is what the host already capped (capOutcome). */

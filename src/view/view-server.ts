@@ -22,7 +22,7 @@ import { listenOn } from '../server/http-listen.js';
 import { capListing, MAX_LISTED, SHORT_CHARS } from '../server/namespace-reply.js';
 import { notebookBytes } from '../server/notebook-export.js';
 import type { SessionManager } from '../sessions/manager.js';
-import type { LoggedEvent, SessionEventLog } from '../sessions/view-events.js';
+import type { SessionEventLog, StreamedEvent } from '../sessions/view-events.js';
 import { viewAsset } from './view-assets.js';
 import { ViewAccess } from './view-access.js';
 
@@ -71,6 +71,8 @@ export type ViewHandler = (req: IncomingMessage, res: ServerResponse) => boolean
 export function createViewHandler(options: ViewOptions): ViewHandler {
   const { manager, access, log } = options;
   let streams = 0;
+  // From now on cells send their output while they run (view-events.ts): a server without a view never asks.
+  manager.viewEvents.enableLiveOutput();
 
   const send = (res: ServerResponse, status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}) => {
     res.writeHead(status, {
@@ -114,15 +116,17 @@ export function createViewHandler(options: ViewOptions): ViewHandler {
       'x-content-type-options': 'nosniff',
       'x-accel-buffering': 'no',
     });
-    // Each event's JSON is made once, when it is logged, and written as is to every viewer.
-    const write = ({ event, json }: LoggedEvent) => {
-      res.write(`id: ${event.seq}\ndata: ${json}\n\n`);
+    // Each event's JSON is made once, when it is logged, and written as is to every viewer. Live output has no id: a
+    // reconnecting browser resumes after the last logged event, and is sent the running cell's output kept so far.
+    const write = (streamed: StreamedEvent) => {
+      res.write('live' in streamed ? `data: ${streamed.json}\n\n` : `id: ${streamed.event.seq}\ndata: ${streamed.json}\n\n`);
       // Security: a viewer that does not read cannot make the server hold the session's output again and again.
       if (res.writableLength > MAX_STREAM_BACKLOG) res.destroy();
     };
     const meta = { kind: 'meta', now: Date.now(), dropped: log.dropped, ended: log.ended, created_at: log.createdAt, id: log.id };
     res.write(`retry: 1000\ndata: ${JSON.stringify(meta)}\n\n`);
     for (const logged of log.loggedSince(Number.isFinite(last) ? last : 0)) write(logged);
+    for (const piece of log.liveSoFar()) write(piece);
     const stop = log.subscribe(write);
     const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
     heartbeat.unref();

@@ -12,7 +12,7 @@
  * the request → reply map (`REPLIES`) in one file is what lets a reader (and the contract test) see the whole of it.
  */
 import { z } from 'zod';
-import { MAX_LOG_CHARS } from './limits.js';
+import { MAX_LOG_CHARS, MAX_OUTPUT_CHUNK_CHARS } from './limits.js';
 import { MAX_LOAD_REASON_BYTES } from './load-reasons.js';
 
 export { WORKSPACE } from './limits.js';
@@ -267,9 +267,15 @@ export const NAMESPACE_ERRORS = ['NAME_NOT_FOUND', 'NOT_CALLABLE', 'INVALID_INPU
 // Requests (server → session) and the reply each one gets. `REPLIES` is the request→reply map that types
 // `SessionChannel.request()`; the supervisor answers `read_file`, the worker everything else.
 
+/**
+ * On a cell request: send the cell's stdout and stderr while it runs (`output` messages), for the browser view; set
+ * only while a view is served, so that a server without one pays nothing.
+ */
+const streamOutput = z.boolean().optional();
+
 export const requestSchemas = {
-  execute: z.object({ type: z.literal('execute'), code: z.string(), limits: outputLimitsSchema }),
-  run_file: z.object({ type: z.literal('run_file'), path: workspacePath, limits: outputLimitsSchema }),
+  execute: z.object({ type: z.literal('execute'), code: z.string(), limits: outputLimitsSchema, stream_output: streamOutput }),
+  run_file: z.object({ type: z.literal('run_file'), path: workspacePath, limits: outputLimitsSchema, stream_output: streamOutput }),
   write_file: z.object({ type: z.literal('write_file'), path: workspacePath, data: bytes, append: z.boolean(), overwrite: z.boolean() }),
   delete_file: z.object({ type: z.literal('delete_file'), path: workspacePath }),
   read_file: z.object({ type: z.literal('read_file'), path: workspacePath, offset: count, length: count }),
@@ -288,7 +294,12 @@ export const requestSchemas = {
    * sessions (PreloadScheduler). Nothing of it is visible.
    */
   prime: z.object({ type: z.literal('prime'), cells: count }),
-  call_function: z.object({ type: z.literal('call_function'), call: functionCallSchema, limits: outputLimitsSchema }),
+  call_function: z.object({
+    type: z.literal('call_function'),
+    call: functionCallSchema,
+    limits: outputLimitsSchema,
+    stream_output: streamOutput,
+  }),
   list_variables: z.object({
     type: z.literal('list_variables'),
     filter: z.string().max(200).nullable(),
@@ -364,6 +375,11 @@ export const sessionMessageSchema = z.discriminatedUnion('type', [
   }),
   /** A memory snapshot the worker made right after boot (before any user code), when asked to. */
   z.object({ type: z.literal('snapshot'), data: bytes.refine((d) => d.byteLength > 0 && d.byteLength < 512 * 2 ** 20, 'snapshot size') }),
+  /**
+   * A piece of the output of the running cell whose request (`id`) asked for it (`stream_output`), for the browser
+   * view. Untrusted like everything else: the server keeps it only for the request running, within the cell's limits.
+   */
+  z.object({ type: z.literal('output'), id: count, stream: z.enum(['stdout', 'stderr']), text: z.string().max(MAX_OUTPUT_CHUNK_CHARS) }),
   /** The supervisor found the session breaking a limit it cannot be allowed to break; the server ends it. */
   z.object({ type: z.literal('fatal'), reason: z.string().max(2_000) }),
   replyMessage,
@@ -457,6 +473,8 @@ export const harnessRequestSchemas = {
     call: functionCallSchema.optional(),
     /** A priming cell (workers/thread/prime.ts): run in a scratch namespace with its own count (workers/python/harness.py, _session_for). */
     scratch: z.boolean().optional(),
+    /** Forward the cell's output while it runs (workers/python/streams.py, LiveOutput → workers/thread/live-output.ts). */
+    stream: z.boolean().optional(),
   }),
   list_variables: z.object({
     op: z.literal('list_variables'),

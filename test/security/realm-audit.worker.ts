@@ -13,6 +13,7 @@ import realProcess from 'node:process';
 import vm from 'node:vm';
 import * as workerThreads from 'node:worker_threads';
 import { bootRuntime } from '../../workers/thread/runtime/index.js';
+import { LiveOutput } from '../../workers/thread/live-output.js';
 import { cellScope } from '../../workers/thread/realm/cell-scope.js';
 import { lockdown, prepareSandbox } from '../../workers/thread/realm/lockdown.js';
 
@@ -87,7 +88,9 @@ async function main(port: workerThreads.MessagePort): Promise<void> {
   prepareSandbox();
   const runtime = await bootRuntime(init.kind, { distDir: init.distDir, wheelsDir: null, log: () => {} });
   // control: walk WITHOUT lockdown, to show the walk finds what it looks for.
-  const report = init.control ? { removedGlobals: [], permissionModel: 'skipped' } : await lockdown({ runtime, log: () => {} });
+  const report = init.control
+    ? { removedGlobals: [], permissionModel: 'skipped' }
+    : await lockdown({ runtime, log: () => {}, liveOutput: new LiveOutput(() => {}).send });
   // The worker's own call into Python after lockdown (cell-scope.ts refuses any other outside a cell).
   const api = (await cellScope.host(() => runtime.runPython(`__import__('pyodide_js')`))) as Record<string, any>;
   const isPyProxy = (value: unknown): boolean => {

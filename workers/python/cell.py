@@ -14,7 +14,7 @@ from .display import Display
 from .rich_output import RichOutput
 from .sandbox_hints import hint_for
 from .namespace_ops import call_function
-from .streams import BoundedStream, bounded
+from .streams import BoundedStream, LiveOutput, bounded
 from .tasks import CellTask, cell_idle, current_tasks, drain_finalizers, interrupted_error
 
 _CELL_PREFIX = "<cell-"
@@ -81,8 +81,10 @@ class Session:
         self.execution_count += 1
         self.outputs.start_cell()
         filename = request.get("filename") or "%s%d>" % (_CELL_PREFIX, self.execution_count)
-        stdout = BoundedStream("stdout", limits["stdout"])
-        stderr = BoundedStream("stderr", limits["stderr"])
+        # The browser view's live output, when the host asked for it (only while it serves a view).
+        live = LiveOutput() if request.get("stream") else None
+        stdout = BoundedStream("stdout", limits["stdout"], live)
+        stderr = BoundedStream("stderr", limits["stderr"], live)
         cell = self._cell = {
             "limits": limits,
             "stdout": stdout,

@@ -136,7 +136,7 @@ HARNESS_OPS = {
     "configure": (_configure, ["figure_formats"]),
     "import_modules": (_import_modules, ["names"]),
     "imported_names": (_imported_names, ["code"]),
-    "run": (_run, ["code", "limits", "filename", "call", "scratch"]),
+    "run": (_run, ["code", "limits", "filename", "call", "scratch", "stream"]),
     "list_variables": (_namespace_op, ["filter", "max_items", "repr_chars"]),
     "inspect_variable": (_namespace_op, ["name", "detail", "text_chars"]),
     "remove_variables": (_namespace_op, ["names"]),

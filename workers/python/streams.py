@@ -1,5 +1,10 @@
-"""A cell's output streams, bounded: memory held for output must not grow with what user code prints."""
+"""A cell's output streams, bounded: memory held for output must not grow with what user code prints. With a browser
+view open, what they keep is also forwarded while the cell runs (LiveOutput)."""
 import io
+import time
+
+# The worker's function that sends a running cell's output to the host (workers/thread/live-output.ts), looked up once.
+_live_sender = []
 
 
 class BoundedStream(io.TextIOBase):
@@ -8,13 +13,15 @@ class BoundedStream(io.TextIOBase):
     Why: memory held for output must not grow with what user code prints.
     """
 
-    def __init__(self, name, limit):
+    def __init__(self, name, limit, live=None):
         super().__init__()
         self.name = name
         self.limit = limit
         self.parts = []
         self.kept = 0
         self.omitted = 0
+        # The cell's LiveOutput when the host asked for its output while it runs, else None.
+        self.live = live
 
     def writable(self):
         return True
@@ -28,6 +35,8 @@ class BoundedStream(io.TextIOBase):
             self.parts.append(piece)
             self.kept += len(piece)
             self.omitted += len(text) - len(piece)
+            if self.live is not None and piece:
+                self.live.add(self.name, piece)
         else:
             self.omitted += len(text)
         return len(text)
@@ -51,3 +60,52 @@ def bounded(text, limit):
     if text is None or len(text) <= limit:
         return text, 0
     return text[:limit], len(text) - limit
+
+
+class LiveOutput(object):
+    """Forwards what a cell's streams keep to the worker while the cell runs, for the browser view: at once when
+    nothing was sent in the last INTERVAL seconds, else with the next write after that (Python cannot be called back
+    while it runs, so a piece written just before a long computation waits for the next one; the cell's reply has all
+    of it anyway). One exception: the newline print() writes right after its text is sent at once too, so that a line
+    printed before a long computation shows whole. So at most two calls per stream per INTERVAL, each of at most
+    CHUNK characters. The worker checks and bounds what it is given again (user code can call it too)."""
+
+    INTERVAL = 0.05
+    CHUNK = 16384
+
+    def __init__(self):
+        if not _live_sender:
+            import pyodide_js
+
+            _live_sender.append(pyodide_js._pyodide_mcp_live_output)
+        self.send = _live_sender[0]
+        self.pending = {"stdout": [], "stderr": []}
+        self.last = None
+        # The last send was due (not a line's end) and did not end a line: the next write that does is sent too.
+        self.line_open = False
+
+    def add(self, name, text):
+        self.pending[name].append(text)
+        now = time.monotonic()
+        due = self.last is None or now - self.last >= self.INTERVAL
+        ends_line = text.endswith("\n")
+        if due or (self.line_open and ends_line):
+            if due:
+                self.last = now
+            self.line_open = due and not ends_line
+            self.flush()
+
+    def flush(self):
+        send = self.send
+        for name in ("stdout", "stderr"):
+            parts = self.pending[name]
+            if not parts:
+                continue
+            text = "".join(parts)
+            del parts[:]
+            try:
+                for start in range(0, len(text), self.CHUNK):
+                    send(name, text[start : start + self.CHUNK])
+            except Exception:
+                # The live view is a convenience: a failure to send never fails the user's print.
+                self.send = lambda name, text: None

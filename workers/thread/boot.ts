@@ -14,6 +14,7 @@ import { lockdown, prepareSandbox } from './realm/lockdown.js';
 import { bindHarness, type Harness } from './harness-call.js';
 import { Workspace, type Errnos } from './workspace.js';
 import { loadHarness } from './python-modules.js';
+import { LiveOutput } from './live-output.js';
 
 // Captured when the module loads, before the lockdown removes the global `gc`. Session processes expose gc
 // (src/sessions/spawn.ts).
@@ -23,6 +24,8 @@ export interface Booted {
   runtime: PythonRuntime;
   harness: Harness;
   workspace: Workspace;
+  /** A running cell's output, sent while it runs when its request asks (the browser view). */
+  liveOutput: LiveOutput;
   info: RuntimeInfo;
 }
 
@@ -76,7 +79,8 @@ export async function boot(init: WorkerInit, { post, log, endBootLog, interruptS
   // Security: from here on the realm holds nothing dangerous (workers/thread/realm/lockdown.ts). No user code ran yet.
   // Drop the boot's copies of the snapshot before the realm is locked (which removes the global `gc`).
   collectGarbage?.();
-  const sandbox = await lockdown({ runtime, log });
+  const liveOutput = new LiveOutput(post);
+  const sandbox = await lockdown({ runtime, log, liveOutput: liveOutput.send });
   endBootLog();
   log(
     `session booted in ${Math.round(performance.now() - started)} ms (sandbox: permission model ${sandbox.permissionModel}, ${sandbox.removedGlobals.length} globals removed)`,
@@ -85,6 +89,7 @@ export async function boot(init: WorkerInit, { post, log, endBootLog, interruptS
     runtime,
     harness,
     workspace,
+    liveOutput,
     info: {
       kind: runtime.kind,
       python: runtime.pythonVersion,

@@ -16,6 +16,7 @@ import type { PythonRuntime } from './runtime/types.js';
 import { cellScope } from './realm/cell-scope.js';
 import { fatalReason } from './realm/fatal-reason.js';
 import type { Harness } from './harness-call.js';
+import type { LiveOutput } from './live-output.js';
 import type { Workspace } from './workspace.js';
 import { NamespaceFailure, WorkerCrash } from './worker-errors.js';
 
@@ -29,6 +30,8 @@ export interface CellSource {
   call?: FunctionCall;
   /** The prime's cell (prime.ts): a scratch namespace with its own count (harness.py, _session_for). */
   scratch?: true;
+  /** The id of a request that asked for its output while it runs (`stream_output`): sent tagged with it (live-output.ts). */
+  liveId?: number;
 }
 
 export class CellRunner {
@@ -37,12 +40,13 @@ export class CellRunner {
     private readonly harness: Harness,
     private readonly workspace: Workspace,
     private readonly interruptSignal: Int32Array,
+    private readonly liveOutput: LiveOutput,
     private readonly log: (message: string) => void,
   ) {}
 
   /** One cell, from its code to its outcome. */
   async run(code: string, limits: OutputLimits, cell: CellSource = {}): Promise<WorkerCellOutcome> {
-    const { filename, call, scratch } = cell;
+    const { filename, call, scratch, liveId } = cell;
     const { harness, interruptSignal } = this;
     // A stale interrupt (signalled just as the previous call ended) must not hit this one.
     Atomics.store(interruptSignal, 0, 0);
@@ -51,9 +55,18 @@ export class CellRunner {
     const { loaded, failed } = await cellScope.host(() => this.loadImportedPackages(code));
     // Security: the cell's callbacks run inside it (settle) and nowhere else (end); see cell-scope.ts.
     cellScope.begin();
+    if (liveId !== undefined) this.liveOutput.start(liveId, limits);
     let outcome: WorkerCellOutcome;
     try {
-      let reply = harness('run', { code, limits, filename, ...(call ? { call } : {}), ...(scratch ? { scratch } : {}) });
+      const stream = liveId !== undefined;
+      let reply = harness('run', {
+        code,
+        limits,
+        filename,
+        ...(call ? { call } : {}),
+        ...(scratch ? { scratch } : {}),
+        ...(stream ? { stream } : {}),
+      });
       if ('settle' in reply && reply.settle === true) {
         const stopped = reply.interrupted === true;
         const settled = await cellScope.settle({
@@ -75,6 +88,7 @@ export class CellRunner {
       // Still inside the cell: whatever user code this triggers (it owns the realm's prototypes) is the cell's.
       outcome = { ...reply, loaded_packages: loaded, failed_packages: failed, changes: this.workspace.collectChanges() };
     } finally {
+      this.liveOutput.stop();
       cellScope.end();
     }
     return outcome;

@@ -38,7 +38,7 @@ export interface Reply<K extends WorkerOp> {
 }
 
 /** One handler per op the worker answers. */
-export type OpHandlers = { [K in WorkerOp]: (request: RequestOf<K>) => Promise<Reply<K>> };
+export type OpHandlers = { [K in WorkerOp]: (request: RequestOf<K> & { id: number }) => Promise<Reply<K>> };
 
 export interface OpContext {
   runtime: PythonRuntime;
@@ -57,6 +57,11 @@ export interface OpContext {
   ended(): WorkerCrash | null;
   /** Requests of an agent received so far (all but preload and prime): priming stops at the first. */
   agentRequests(): number;
+}
+
+/** A cell request's live output (the browser view), when it asked for it: tagged with its id. */
+function live(id: number, streamOutput: boolean | undefined): { liveId?: number } {
+  return streamOutput === true ? { liveId: id } : {};
 }
 
 /** Buffers of the changed files, moved (not copied) to the host. */
@@ -95,9 +100,11 @@ export function createOpHandlers(ctx: OpContext): OpHandlers {
   };
 
   return {
-    execute: async ({ code, limits }) => withChanges(await cells.run(code, limits)),
-    run_file: async ({ path, limits }) => withChanges(await cells.run(workspace.readText(path), limits, { filename: path })),
-    call_function: async ({ call, limits }) => withChanges(await cells.run('', limits, { call })),
+    execute: async ({ id, code, limits, stream_output }) => withChanges(await cells.run(code, limits, live(id, stream_output))),
+    run_file: async ({ id, path, limits, stream_output }) =>
+      withChanges(await cells.run(workspace.readText(path), limits, { filename: path, ...live(id, stream_output) })),
+    call_function: async ({ id, call, limits, stream_output }) =>
+      withChanges(await cells.run('', limits, { call, ...live(id, stream_output) })),
     list_variables: async ({ filter, max_items, repr_chars }) => ({
       value: cells.namespaceOp('list_variables', { filter, max_items, repr_chars }),
     }),

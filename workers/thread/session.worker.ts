@@ -46,9 +46,9 @@ process.on('unhandledRejection', (reason) => {
 const interruptSignal = new Int32Array(init.interruptBuffer);
 
 boot(init, { post, log, endBootLog: () => (bootLines = null), interruptSignal }).then(
-  ({ runtime, harness, workspace, info }) => {
+  ({ runtime, harness, workspace, liveOutput, info }) => {
     const dispatcher = new RequestDispatcher(post);
-    const cells = new CellRunner(runtime, harness, workspace, interruptSignal, log);
+    const cells = new CellRunner(runtime, harness, workspace, interruptSignal, liveOutput, log);
     dispatcher.use(
       createOpHandlers({
         runtime,

@@ -54,6 +54,11 @@ export function prepareSandbox(): void {
 export interface LockdownOptions {
   runtime: PythonRuntime;
   log: (message: string) => void;
+  /**
+   * What the harness's streams call with a running cell's output (`pyodide_js._pyodide_mcp_live_output`,
+   * live-output.ts); user code can call it too, so it checks what it is given.
+   */
+  liveOutput: (stream: unknown, text: unknown) => void;
 }
 
 export interface LockdownReport {
@@ -65,7 +70,7 @@ export interface LockdownReport {
  * Call once after the runtime, packages and harness are ready and BEFORE the first request is served. Throws (so
  * the worker reports boot_failed) if a layer could not be put in place: fail closed.
  */
-export async function lockdown({ runtime, log }: LockdownOptions): Promise<LockdownReport> {
+export async function lockdown({ runtime, log, liveOutput }: LockdownOptions): Promise<LockdownReport> {
   if (!prepared) throw new Error('lockdown: prepareSandbox() was not called before boot');
 
   // 1. Things Emscripten initialises lazily through require(): do them now, while require still works.
@@ -76,6 +81,7 @@ export async function lockdown({ runtime, log }: LockdownOptions): Promise<Lockd
 
   // 2. Pyodide's host-facing helpers and the Node-backed file systems.
   const { api, module, errnoError } = removeHostHelpers(runtime);
+  Object.defineProperty(api, '_pyodide_mcp_live_output', { value: liveOutput, writable: false, configurable: false, enumerable: false });
 
   // 3. Latch the import firewall and the require() guard, and check the latch holds.
   latchRequireGuard(errnoError);
