@@ -43,6 +43,39 @@ export interface CellRequest {
 /** A cell's two output streams. */
 export type OutputStream = 'stdout' | 'stderr';
 
+/**
+ * The output a cell running with `onOutput` may still pass on while it runs. Security: what a session sends is
+ * untrusted; a piece is passed on only for this cell's request (a late piece of an earlier cell, which came on the
+ * other pipe than its reply, is dropped), and each stream only up to the cell's own limit (OutputLimits), so a session
+ * cannot make the server pass on more than the cell's reply could carry. Holds two counters, never the text.
+ */
+export class LiveCellOutput {
+  private stdoutLeft: number;
+  private stderrLeft: number;
+
+  constructor(
+    /** The cell's request id. */
+    readonly id: number,
+    limits: OutputLimits,
+    private readonly onOutput: (stream: OutputStream, text: string) => void,
+  ) {
+    this.stdoutLeft = limits.stdout;
+    this.stderrLeft = limits.stderr;
+  }
+
+  /** A piece the session sent for request `id` (its size already bounded by the contract); true when passed on. */
+  take(id: number, stream: OutputStream, text: string): boolean {
+    if (id !== this.id || text.length === 0) return false;
+    const left = stream === 'stdout' ? this.stdoutLeft : this.stderrLeft;
+    if (left <= 0) return false;
+    const kept = text.length > left ? text.slice(0, left) : text;
+    if (stream === 'stdout') this.stdoutLeft -= kept.length;
+    else this.stderrLeft -= kept.length;
+    this.onOutput(stream, kept);
+    return true;
+  }
+}
+
 /** The reason a session that broke a rule is ended with (`why` completes "The session …"). */
 export function brokenRule(why: string): PyodideMcpError {
   return new PyodideMcpError('WORKER_CRASHED', `The session ${why}; it was ended.`);

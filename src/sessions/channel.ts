@@ -28,6 +28,7 @@ import {
   brokenRule,
   PACKAGE_OP_FACTOR,
   PACKAGE_OPS,
+  LiveCellOutput,
   wireToError,
   type BackgroundOp,
   type CellRequest,
@@ -70,14 +71,6 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-/** The running cell whose output is wanted while it runs: its request, where it goes, what each stream may still send. */
-interface LiveCell {
-  id: number;
-  onOutput: (stream: OutputStream, text: string) => void;
-  stdoutLeft: number;
-  stderrLeft: number;
-}
-
 /** How often an unanswered interrupt is raised again (see interruptWithin()). */
 const RESIGNAL_EVERY_MS = 100;
 
@@ -99,7 +92,7 @@ export class SessionChannel {
   /** The session process is stopped (SIGSTOP). */
   private stopped = false;
   /** The cell running with `onOutput`, or null: output messages for any other request are dropped. */
-  private live: LiveCell | null = null;
+  private live: LiveCellOutput | null = null;
   /** Output messages received (kept or dropped), for tests and diagnostics. */
   outputMessages = 0;
 
@@ -277,7 +270,7 @@ export class SessionChannel {
     const { source, limits, onOutput } = options;
     const id = this.nextId++;
     const stream = onOutput ? { stream_output: true } : {};
-    if (onOutput) this.live = { id, onOutput, stdoutLeft: limits.stdout, stderrLeft: limits.stderr };
+    if (onOutput) this.live = new LiveCellOutput(id, limits, onOutput);
     try {
       const { value: outcome, interrupted } = await this.withDeadline(options, () =>
         'code' in source
@@ -292,22 +285,10 @@ export class SessionChannel {
     }
   }
 
-  /**
-   * A piece of the running cell's output (the contract already bounds its size). Security: untrusted like the rest;
-   * kept only for the cell running with `onOutput` (a late piece of an earlier cell, which came on the other pipe
-   * than its reply, or one nobody asked for, is dropped), and only up to the cell's own stdout and stderr limits, so
-   * a session cannot make the server pass on more than its reply could carry. Nothing is held here.
-   */
+  /** A piece of the running cell's output: passed on within the cell's limits (LiveCellOutput), else dropped. */
   private liveOutput(message: { id: number; stream: OutputStream; text: string }): void {
     this.outputMessages++;
-    const live = this.live;
-    if (live === null || live.id !== message.id) return;
-    const left = message.stream === 'stdout' ? live.stdoutLeft : live.stderrLeft;
-    if (left <= 0 || message.text.length === 0) return;
-    const text = message.text.length > left ? message.text.slice(0, left) : message.text;
-    if (message.stream === 'stdout') live.stdoutLeft -= text.length;
-    else live.stderrLeft -= text.length;
-    live.onOutput(message.stream, text);
+    this.live?.take(message.id, message.stream, message.text);
   }
 
   /**

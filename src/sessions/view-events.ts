@@ -52,8 +52,16 @@ export interface CellOutputEvent {
   text: string;
 }
 
-/** What a viewer is sent: a logged event, or a live piece of output (`live`). */
-export type StreamedEvent = LoggedEvent | { event: CellOutputEvent; json: string; bytes: number; live: true };
+/** A live piece of output with its JSON (made once, for the byte bound and every viewer). */
+export interface LivePiece {
+  event: CellOutputEvent;
+  json: string;
+  bytes: number;
+  live: true;
+}
+
+/** What a viewer is sent: a logged event, or a live piece of output. */
+export type StreamedEvent = LoggedEvent | LivePiece;
 
 /** Logs of ended sessions kept for viewers (each bounded like a live one's). */
 export const ENDED_KEPT = 8;
@@ -82,7 +90,7 @@ export class SessionEventLog {
   ended = false;
   private readonly listeners = new Set<(streamed: StreamedEvent) => void>();
   /** The running cell's live output: its pieces kept (oldest first, from `head`), their bytes, the next number. */
-  private live: { cell: number; pieces: StreamedEvent[]; head: number; bytes: number; next: number } | null = null;
+  private live: { cell: number; pieces: LivePiece[]; head: number; bytes: number; next: number } | null = null;
 
   constructor(
     readonly id: string,
@@ -113,13 +121,13 @@ export class SessionEventLog {
     const live = this.live;
     const event: CellOutputEvent = { kind: 'cell_output', cell, chunk: live.next++, stream, text };
     const json = JSON.stringify(event);
-    const piece = { event, json, bytes: Buffer.byteLength(json), live: true as const };
+    const piece: LivePiece = { event, json, bytes: Buffer.byteLength(json), live: true };
     if (piece.bytes <= this.liveBytes) {
       live.pieces.push(piece);
       live.bytes += piece.bytes;
       while (live.bytes > this.liveBytes) {
         live.bytes -= live.pieces[live.head]!.bytes;
-        live.pieces[live.head++] = undefined as unknown as StreamedEvent;
+        live.pieces[live.head++] = undefined as unknown as LivePiece;
       }
       if (live.head > 1024 && live.head * 2 > live.pieces.length) {
         live.pieces = live.pieces.slice(live.head);
@@ -130,7 +138,7 @@ export class SessionEventLog {
   }
 
   /** The running cell's live output kept so far, oldest first (for a viewer that connects mid-cell). */
-  liveSoFar(): StreamedEvent[] {
+  liveSoFar(): LivePiece[] {
     return this.live ? this.live.pieces.slice(this.live.head) : [];
   }
 

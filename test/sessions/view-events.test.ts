@@ -1,8 +1,11 @@
-/** The view's event log on its own: bounded by events and by bytes per session, oversized events elided, ended logs few. */
+/**
+ * The view's event log on its own: bounded by events and by bytes per session, oversized events elided, ended logs few;
+ * a running cell's live output passed on, kept within its own byte bound until the cell finishes.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { emptyOutcome } from '../../src/wire/contract.js';
-import { ENDED_KEPT, ViewEvents } from '../../src/sessions/view-events.js';
+import { ENDED_KEPT, LIVE_BYTES, ViewEvents, type StreamedEvent } from '../../src/sessions/view-events.js';
 
 const finish = (events: ViewEvents, id: string, stdout: string, extra: Partial<ReturnType<typeof emptyOutcome>> = {}) => {
   const started = events.cellStarted(id, 'execute_code', 'print(1)', 30_000);
@@ -107,5 +110,95 @@ describe('ViewEvents', () => {
     assert.equal(log.loggedSince(0).length, 20);
     assert.equal(log.loggedSince(kept.at(-1)!.event.seq).length, 0);
     assert.equal(kept[0]!.json, JSON.stringify(kept[0]!.event));
+  });
+
+  describe('live output of the running cell', () => {
+    const liveBytes = (pieces: { event: unknown }[]) => pieces.reduce((sum, p) => sum + Buffer.byteLength(JSON.stringify(p.event)), 0);
+
+    it('is off until a view enables it', () => {
+      const events = new ViewEvents(500, 10_000);
+      assert.equal(events.liveOutput, false);
+      events.enableLiveOutput();
+      assert.equal(events.liveOutput, true);
+    });
+
+    it('goes to viewers, numbered per cell, without entering the log; kept until the cell finishes', () => {
+      const events = new ViewEvents(500, 1_000_000);
+      events.created('a', null, false);
+      const log = events.get('a')!;
+      const seen: StreamedEvent[] = [];
+      log.subscribe((e) => seen.push(e));
+      const started = events.cellStarted('a', 'execute_code', 'print()', 1000)!;
+      const logged = log.bytes;
+      events.cellOutput('a', started.cell, 'stdout', 'one\n');
+      events.cellOutput('a', started.cell, 'stderr', 'warn\n');
+      assert.equal(log.bytes, logged, 'not in the log');
+      assert.equal(log.since().length, 2);
+      const live = seen.filter((e) => 'live' in e);
+      assert.deepEqual(
+        live.map((e) => e.event),
+        [
+          { kind: 'cell_output', cell: started.cell, chunk: 0, stream: 'stdout', text: 'one\n' },
+          { kind: 'cell_output', cell: started.cell, chunk: 1, stream: 'stderr', text: 'warn\n' },
+        ],
+      );
+      assert.equal(live[0]!.json, JSON.stringify(live[0]!.event));
+      assert.deepEqual(log.liveSoFar(), live);
+      assert.equal(log.heldLiveBytes, liveBytes(live));
+      events.cellFinished('a', started.cell, { outcome: emptyOutcome(1), interrupted: null, terminated: null, durationMs: 1 });
+      assert.deepEqual(log.liveSoFar(), []);
+      assert.equal(log.heldLiveBytes, 0);
+    });
+
+    it('keeps at most LIVE_BYTES of JSON per session, the newest pieces, however much comes', () => {
+      const events = new ViewEvents(500, 64 * 2 ** 20);
+      events.created('a', null, false);
+      const log = events.get('a')!;
+      const { cell } = events.cellStarted('a', 'execute_code', 'flood()', 1000)!;
+      let passed = 0;
+      log.subscribe(() => passed++);
+      // 50 MB in pieces of 16 KB, some of them escaped to six bytes a character in JSON.
+      for (let i = 0; i < 3200; i++) {
+        events.cellOutput('a', cell, 'stdout', (i % 7 === 0 ? '\u0001' : 'x').repeat(16_384));
+        assert.ok(log.heldLiveBytes <= LIVE_BYTES, String(log.heldLiveBytes));
+      }
+      assert.equal(passed, 3200, 'every piece still went to the viewers');
+      const kept = log.liveSoFar();
+      assert.equal(log.heldLiveBytes, liveBytes(kept));
+      assert.ok(log.heldLiveBytes > LIVE_BYTES / 2);
+      assert.equal(kept.at(-1)!.event.chunk, 3199);
+      // A new cell starts afresh.
+      const next = events.cellStarted('a', 'execute_code', 'x', 1000)!;
+      assert.deepEqual(log.liveSoFar(), []);
+      events.cellOutput('a', next.cell, 'stdout', 'y');
+      assert.equal(log.liveSoFar()[0]!.event.chunk, 0);
+    });
+
+    it('under a low --max-history-bytes keeps at most that; a piece larger than the bound is passed on, not kept', () => {
+      const events = new ViewEvents(500, 8_192);
+      events.created('a', null, false);
+      const log = events.get('a')!;
+      const { cell } = events.cellStarted('a', 'execute_code', 'x', 1000)!;
+      let passed = 0;
+      log.subscribe(() => passed++);
+      events.cellOutput('a', cell, 'stdout', 'z'.repeat(10_000));
+      assert.equal(passed, 1);
+      assert.equal(log.heldLiveBytes, 0);
+      for (let i = 0; i < 100; i++) events.cellOutput('a', cell, 'stdout', 'z'.repeat(1000));
+      assert.ok(log.heldLiveBytes <= 8_192 && log.heldLiveBytes > 4_000, String(log.heldLiveBytes));
+    });
+
+    it('is dropped when the session ends, and ignored for an ended or unknown session', () => {
+      const events = new ViewEvents(500, 1_000_000);
+      events.created('a', null, false);
+      const log = events.get('a')!;
+      const { cell } = events.cellStarted('a', 'execute_code', 'x', 1000)!;
+      events.cellOutput('a', cell, 'stdout', 'before the end');
+      events.ended('a', 'ended', 'crashed');
+      assert.equal(log.heldLiveBytes, 0);
+      events.cellOutput('a', cell, 'stdout', 'after the end');
+      events.cellOutput('nobody', 1, 'stdout', 'x');
+      assert.deepEqual(log.liveSoFar(), []);
+    });
   });
 });
