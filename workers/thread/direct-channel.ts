@@ -3,7 +3,10 @@
  * bytes leave here, so a call costs no relay through the session process's main thread (the supervisor). Measured
  * before: that relay was 0.3 ms of CPU and two thread wake-ups of every `1+1` round trip.
  *
- * What still goes through the supervisor: everything that is not a reply (ready, logs, the snapshot, fatal), and
+ * A running cell's live output (`output` messages, live-output.ts) goes here too: on the same pipe as the cell's reply,
+ * it reaches the server before it (on the supervisor's, its last pieces raced the reply and were dropped as late).
+ *
+ * What still goes through the supervisor: everything else that is not a reply (ready, logs, the snapshot, fatal), and
  * replies that carry file bytes, because the supervisor keeps the session's files (SessionFileStore) to answer
  * `read_file` while this worker is busy. Those travel as `{type: 'routed', op, reply}` so that the supervisor,
  * which never saw the request, knows which op's reply to check.
@@ -77,6 +80,7 @@ export function openDirectChannel(fd: number, port: MessagePort): DirectChannel 
     router: {
       postMessage(message, transfer) {
         const reply = message as { type?: unknown; id?: unknown; ok?: unknown; value?: unknown };
+        if (reply.type === 'output') return write(message);
         const op = reply.type === 'reply' && typeof reply.id === 'number' ? pending.get(reply.id) : undefined;
         if (op === undefined) return toSupervisor(message, transfer);
         pending.delete(reply.id as number);
