@@ -140,7 +140,12 @@ describe('browser view over --http', { skip }, () => {
     assert.match((await outputsText(page)).at(-1)!, /hello view[\s\S]*Out\[1\]:42/);
 
     // A cell that prints for over a second: shown as running, with its elapsed time against its limit, then its lines.
-    const slow = run(client, session, 'import time\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(0.4)');
+    // Busy waits: time.sleep does not sleep on the legacy runtime (0.17), which this server runs offline.
+    const slow = run(
+      client,
+      session,
+      'import time\nfor i in range(3):\n    print("tick", i, flush=True)\n    t = time.time()\n    while time.time() - t < 0.4:\n        pass',
+    );
     // Polled on a timer: requestAnimationFrame (puppeteer's default) can stall in a headless page and miss the window.
     await page.waitForFunction(
       () => /running for [\d.]+ s of 30 s/.test(document.querySelector('.cell.running .meta')?.textContent ?? ''),
@@ -165,6 +170,75 @@ describe('browser view over --http', { skip }, () => {
     });
     await page.waitForFunction(() => /memory \d+ MB/.test(document.querySelector('.memory')?.textContent ?? ''));
     await page.screenshot({ path: join(OUT, 'notebook.png'), fullPage: true });
+  });
+
+  it("streams a running cell's output: a line printed before a second of work shows before the call returns", async () => {
+    await page.goto(`${origin}/view/${session}`);
+    await page.waitForFunction(() => document.querySelector('.badge')?.textContent === 'idle');
+    // A busy second (time.sleep does not sleep on the legacy runtime); the markup is printed, never parsed.
+    const code =
+      'import time\nprint("streamed first <img src=x id=streamed-img>")\nt = time.time()\n' +
+      'while time.time() - t < 1.5:\n    pass\nprint("streamed second")';
+    let returned = false;
+    const slow = run(client, session, code).then((reply) => ((returned = true), reply));
+    await page.waitForFunction(() => document.querySelector('.cell.running .stream.live')?.textContent?.includes('streamed first'), {
+      polling: 20,
+    });
+    assert.equal(returned, false, 'the first line showed while the cell still ran');
+    // A viewer that opens the page mid-cell gets what was streamed so far.
+    const late = await browser.newPage();
+    await late.goto(`${origin}/view/${session}`);
+    await late.waitForFunction(() => document.querySelector('.cell.running .stream.live')?.textContent?.includes('streamed first'), {
+      polling: 20,
+    });
+    assert.equal(returned, false, 'the late viewer saw the first line while the cell still ran');
+    const reply = await slow;
+    assert.equal(reply.stdout, 'streamed first <img src=x id=streamed-img>\nstreamed second\n');
+    for (const viewer of [page, late]) {
+      await viewer.waitForFunction(() => !document.querySelector('.cell.running'));
+      assert.match((await outputsText(viewer)).at(-1)!, /streamed first <img src=x id=streamed-img>\nstreamed second/);
+      assert.equal(await viewer.$$eval('.stream.live', (nodes) => nodes.length), 0, 'the final output replaced the streamed one');
+      assert.equal(await viewer.$('#streamed-img'), null, 'streamed text is never HTML');
+    }
+    await late.close();
+  });
+
+  it('a cell that floods its output (50 MB in small prints) streams no more than its limit; the page stays live', async () => {
+    // A raw viewer, reading the event stream as a browser does, counts what the flood sent it.
+    let live = 0;
+    let liveText = 0;
+    const viewer = request(
+      `${origin}/view/api/${session}/events`,
+      { headers: { authorization: `Bearer ${TOKEN}` }, agent: false },
+      (res) => {
+        let pending = '';
+        res.on('data', (chunk: Buffer) => {
+          pending += chunk.toString();
+          const events = pending.split('\n\n');
+          pending = events.pop()!;
+          for (const event of events) {
+            const data = /^data: (.*)$/m.exec(event)?.[1];
+            const parsed = data ? (JSON.parse(data) as { kind: string; text?: string }) : null;
+            if (parsed?.kind !== 'cell_output') continue;
+            live++;
+            liveText += parsed.text!.length;
+          }
+        });
+      },
+    );
+    viewer.on('error', () => {});
+    viewer.end();
+    const flood = await run(client, session, 'line = "y" * 99 + "\\n"\nfor _ in range(500_000):\n    print(line, end="")');
+    assert.equal((flood.stdout as string).length, 20_000, 'the reply holds --max-output-chars');
+    await page.waitForFunction(() => !document.querySelector('.cell.running'));
+    assert.ok(live > 0, 'the flood streamed');
+    assert.ok(liveText <= 20_000, `streamed ${liveText} characters, more than the cell's limit`);
+    viewer.destroy();
+    // The page still follows the session at once.
+    await run(client, session, 'print("after the flood")');
+    await page.waitForFunction(() => [...document.querySelectorAll('.cell .outputs')].at(-1)?.textContent?.includes('after the flood'), {
+      polling: 20,
+    });
   });
 
   it('keeps session HTML and scripts away from the page, the cookie and the API', async () => {
