@@ -2,7 +2,9 @@
  * BENCH_ONLY=view: what the live view (src/view/, docs/view.md) costs the agent: the round trip of a cell with 0, 1
  * and 10 browsers' event streams open on its session (each event's JSON is made once and written to every viewer).
  * The viewers are plain HTTP clients reading the Server-Sent Events stream as a browser does, so the figures are
- * the server's fan-out, not a browser's rendering.
+ * the server's fan-out, not a browser's rendering. A cell is asked for its output while it runs only while someone
+ * watches its session, so the rows with 0 views are also the cost without live output; the cell of 1,000 small prints
+ * shows what it costs (a clock read per print in the session, a few messages a cell).
  */
 import { request } from 'node:http';
 import { createServer } from 'node:net';
@@ -56,9 +58,11 @@ export async function view(table: ResultTable): Promise<void> {
     const cells: [string, string][] = [
       ['"1+1"', '1+1'],
       ['printing 10 KB', "print('x' * 10_000)"],
+      ['printing 10 KB in 1,000 prints', "for i in range(1000):\n    print('x' * 9)"],
     ];
     // Warm-up: the server's and the session's code paths, so that the rows differ by the viewers alone.
     for (let i = 0; i < 1500; i++) await server.call('execute_code', { session_id, code: '1+1' });
+    for (let i = 0; i < 100; i++) await server.call('execute_code', { session_id, code: cells[2]![1] });
     for (const viewers of [0, 1, 10]) {
       const open = await Promise.all(Array.from({ length: viewers }, () => openViewer(port, token, session_id)));
       for (const [label, code] of cells) {

@@ -47,9 +47,10 @@ export class CellRunner {
       // The preload set is imported in the background (PreloadScheduler). A cell that may import waits for it
       // first, outside its time limit: importing the stack (10-12 s of CPU here) is not the cell's time.
       if (!('code' in source) || /\bimport\b|__import__/.test(source.code)) await this.untilPreloaded(session, signal);
-      // With a view served, the cell's output goes to its viewers while it runs (within the cell's limits: channel.ts).
+      // With a view served and watched, the cell's output goes to its viewers while it runs (within the cell's limits:
+      // channel.ts).
       const onOutput =
-        cell !== null && this.events.liveOutput
+        cell !== null && this.events.wantsLiveOutput(session.id)
           ? (stream: OutputStream, text: string) => this.events.cellOutput(session.id, cell, stream, text)
           : undefined;
       const ran = await session.channel.execute({ source, limits: this.config.limits, timeoutMs, signal, onOutput });

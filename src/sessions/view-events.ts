@@ -8,7 +8,8 @@
  * counted. A finished cell larger than the whole bound is kept with its outputs elided. Logs of ended sessions are
  * kept for the last ENDED_KEPT sessions only, so a viewer can still read how a session ended.
  *
- * Live output (only once a view is served: `liveOutput`): the running cell's stdout and stderr as they arrive
+ * Live output (only while a view is served and someone watches the session: `wantsLiveOutput`; a print costs the
+ * session a clock read then): the running cell's stdout and stderr as they arrive
  * (`cell_output`, from what the channel kept within the cell's own limits), passed on to viewers but not logged: the
  * running cell's pieces are kept in a buffer of at most `liveBytes` of JSON per session (a viewer that opens the page
  * mid-cell gets them; past the bound the oldest go), dropped when the cell finishes (`cell_finished` has its whole,
@@ -105,6 +106,11 @@ export class SessionEventLog {
 
   get bytes(): number {
     return this.total;
+  }
+
+  /** Someone watches the session (a viewer's event stream is subscribed). */
+  get watched(): boolean {
+    return this.listeners.size > 0;
   }
 
   /** JSON bytes of the running cell's live output held (at most `liveBytes`). */
@@ -241,9 +247,18 @@ export class ViewEvents {
     this.live = true;
   }
 
-  /** Whether cells are asked for their output while they run. */
+  /** Whether cells are asked for their output while they run (a view is served). */
   get liveOutput(): boolean {
     return this.live;
+  }
+
+  /**
+   * Whether a cell starting now in this session is asked for its output while it runs: a view is served and someone
+   * watches the session (a session nobody watches pays nothing; a viewer who opens it mid-cell gets that cell's
+   * output when it finishes, and the next cells' as they run).
+   */
+  wantsLiveOutput(id: string): boolean {
+    return this.live && this.logs.get(id)?.watched === true;
   }
 
   /** Every log (live ones and the last ENDED_KEPT ended ones). */

@@ -71,7 +71,8 @@ export type ViewHandler = (req: IncomingMessage, res: ServerResponse) => boolean
 export function createViewHandler(options: ViewOptions): ViewHandler {
   const { manager, access, log } = options;
   let streams = 0;
-  // From now on cells send their output while they run (view-events.ts): a server without a view never asks.
+  // From now on the cells of a watched session send their output while they run (view-events.ts): a server without a
+  // view, or a session nobody watches, never asks.
   manager.viewEvents.enableLiveOutput();
 
   const send = (res: ServerResponse, status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}) => {

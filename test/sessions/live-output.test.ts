@@ -66,13 +66,17 @@ for (const { runtime, isolation } of SETUPS) {
       return { run, pieces, early: early.join(''), streamed: pieces.map((p) => p.event.text).join(''), heldMax };
     }
 
-    it('asks for nothing without a view: the session sends no output message', async () => {
+    it('asks for nothing without a view, nor with one nobody watches: the session sends no output message', async () => {
       assert.equal(manager.viewEvents.liveOutput, false);
       const before = outputMessages(manager, id);
       const { run, pieces } = await watch({ code: slowCell(0.3) });
       assert.equal(run.outcome.stdout, 'first line\nsecond line\n');
       assert.equal(pieces.length, 0);
       assert.equal(outputMessages(manager, id), before, 'the worker sent output messages nobody asked for');
+      manager.viewEvents.enableLiveOutput();
+      const unwatched = await manager.execute(id, { code: slowCell(0.3) }, 30_000);
+      assert.equal(unwatched.outcome.stdout, 'first line\nsecond line\n');
+      assert.equal(outputMessages(manager, id), before, 'a session nobody watches sent output messages');
     });
 
     it('with a view: execute_code, run_file and call_function stream their output before they end', async () => {

@@ -115,11 +115,22 @@ describe('ViewEvents', () => {
   describe('live output of the running cell', () => {
     const liveBytes = (pieces: { event: unknown }[]) => pieces.reduce((sum, p) => sum + Buffer.byteLength(JSON.stringify(p.event)), 0);
 
-    it('is off until a view enables it', () => {
+    it('is asked for only once a view is served, and only while someone watches the session', () => {
       const events = new ViewEvents(500, 10_000);
+      events.created('a', null, false);
+      const watch = () => events.get('a')!.subscribe(() => {});
+      let stop = watch();
       assert.equal(events.liveOutput, false);
+      assert.equal(events.wantsLiveOutput('a'), false, 'no view served');
+      stop();
       events.enableLiveOutput();
       assert.equal(events.liveOutput, true);
+      assert.equal(events.wantsLiveOutput('a'), false, 'nobody watches');
+      stop = watch();
+      assert.equal(events.wantsLiveOutput('a'), true);
+      assert.equal(events.wantsLiveOutput('unknown'), false);
+      stop();
+      assert.equal(events.wantsLiveOutput('a'), false);
     });
 
     it('goes to viewers, numbered per cell, without entering the log; kept until the cell finishes', () => {
