@@ -319,9 +319,10 @@ describe('a Plotly chart in the view, live in each browser', { skip: noBrowser }
         };
       });
       assert.equal(reach.origin, 'null', target.name);
-      assert.match(reach.cookie, /^(threw SecurityError|)$/, `${target.name}: no cookie readable (got ${reach.cookie})`);
+      assert.match(reach.cookie, /^threw SecurityError/, `${target.name}: no cookie readable (got ${reach.cookie})`);
       assert.match(reach.parent, /^threw SecurityError/, target.name);
-      assert.match(reach.api, /^(threw TypeError|401|403)$/, `${target.name}: the view API is out of reach (got ${reach.api})`);
+      // No answer: the frame's CSP has no connect-src (and the API would refuse it: no cookie, not same-origin).
+      assert.match(reach.api, /^threw TypeError$/, `${target.name}: the view API is out of reach (got ${reach.api})`);
       assert.doesNotMatch(await page.title(), /pwned/);
     }
   });
