@@ -7,6 +7,10 @@
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 
+// Read inside the page by the functions given to evaluate (the build has Node's types only, no DOM lib).
+declare const innerWidth: number;
+declare const innerHeight: number;
+
 export interface BrowserTarget {
   /** The name tests print: "Chromium" or "Firefox". */
   name: string;
@@ -76,9 +80,9 @@ export class SharedBrowsers {
 }
 
 /**
- * A new page of this size. Over WebDriver BiDi puppeteer sets the viewport together with a screen orientation, a
+ * A new page of this size. Over WebDriver BiDi puppeteer sends the viewport together with a screen orientation, a
  * command Firefox 140 ESR does not have ("unknown command emulation.setScreenOrientationOverride"); the viewport
- * itself is set by the other command, so only that refusal is let through (and the size is checked).
+ * command itself succeeds, but the refusal may come back first, so after it the size is waited for.
  */
 export async function newPage(browser: Browser, size = { width: 1200, height: 900 }): Promise<Page> {
   const page = await browser.newPage();
@@ -87,9 +91,7 @@ export async function newPage(browser: Browser, size = { width: 1200, height: 90
   } catch (error) {
     if (!/unknown command emulation\.setScreenOrientationOverride/.test(String(error))) throw error;
   }
-  const inner = (await page.evaluate('[innerWidth, innerHeight]')) as number[];
-  if (inner[0] !== size.width || inner[1] !== size.height)
-    throw new Error(`the page is ${inner.join('x')}, not ${size.width}x${size.height}`);
+  await waitUntil(page, (width, height) => innerWidth === width && innerHeight === height, { timeout: 10_000 }, size.width, size.height);
   return page;
 }
 
