@@ -9,7 +9,7 @@
  *
  * Sessions are as light as the server makes them (no preload, no warm pool, --isolation thread): what is under test
  * is the routing and the restore, which do not depend on where a session's interpreter lives, and 30 process-isolated
- * sessions plus their 30 restores would cost this test's CI budget about three times over (docs/deployment.md).
+ * sessions and their 25 or so restores would cost this test's CI budget about three times over (docs/deployment.md).
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
