@@ -21,7 +21,7 @@ import { DEFAULT_TENANT, tenantResolver, type TenantTokens } from './http-tenant
 import { DROPPED, FairDispatcher } from './fair-dispatch.js';
 import { ByteBudget, readJsonBody } from './http-body.js';
 import { refuse, refuseUnreadBody } from './http-refusal.js';
-import { cancelledIds, requestCount } from './jsonrpc-messages.js';
+import { cancelledIds, isListenRequest, requestCount } from './jsonrpc-messages.js';
 import { isModernRevision, ModernServing } from './http-modern.js';
 import type { CreatedServer, TenantShared } from './server.js';
 import type { ViewHandler } from '../view/view-server.js';
@@ -134,7 +134,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   let starting = 0;
   let stopping = false;
   let draining = false;
-  /** POST requests not yet answered (tool calls), and who waits for them to reach zero (shutdown). */
+  /** POST requests not yet answered (tool calls; not listen streams), and who waits for them to reach zero (shutdown). */
   let calls = 0;
   const drained: (() => void)[] = [];
   const bodies = new ByteBudget(options.maxInflightBodyBytes, '--max-inflight-body-bytes');
@@ -214,10 +214,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       return tooMany(res, `this token already has ${tenant.requests} requests awaiting replies`);
     }
     tenant.requests += requests;
-    calls++;
+    // A listen stream is open until the client leaves: counted as a call, it held every drain for its whole grace.
+    // It is ended when the server closes (the SDK's handler sends its final result then).
+    const call = !isListenRequest(read.body);
+    if (call) calls++;
     res.once('close', () => {
       tenant.requests -= requests;
-      if (--calls === 0) drained.splice(0).forEach((resolve) => resolve());
+      if (call && --calls === 0) drained.splice(0).forEach((resolve) => resolve());
     });
     // A body without the `_meta` envelope is refused by createMcpHandler (400, -32602, naming what is missing).
     await dispatch(tenant.key, (rq, rs, body) => modern.serve(rq, rs, body, tenant), req, res, read.body);

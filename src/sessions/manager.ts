@@ -33,6 +33,8 @@ export class SessionManager extends SessionOps {
   private readonly sweepTimer: NodeJS.Timeout;
   /** Renews the leases of this process's sessions in a shared --state-dir (none without leases). */
   private readonly leaseTimer: NodeJS.Timeout | null;
+  /** A lease renewal round is under way (renewLeases()). */
+  private renewing = false;
   private closing = false;
   /** Set by drain(): no new session is booted (nor a saved one restored); the live ones run on. */
   private draining = false;
@@ -342,6 +344,18 @@ export class SessionManager extends SessionOps {
    * holder's now; its calls are told where it went.
    */
   private async renewLeases(): Promise<void> {
+    // One round at a time: a round slower than the interval (a busy file system) must not start another that queues
+    // the same renewals behind it.
+    if (this.renewing) return;
+    this.renewing = true;
+    try {
+      await this.renewRound();
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  private async renewRound(): Promise<void> {
     for (const id of await this.persistence.renewLeases()) {
       const session = this.sessions.get(id);
       if (!session || this.closing) continue;

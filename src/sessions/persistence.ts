@@ -132,16 +132,22 @@ export class StatePersistence implements Persistence {
   }
 
   async renewLeases(): Promise<string[]> {
-    if (!this.leases) return [];
-    const lost: string[] = [];
-    for (const id of this.leases.ids()) {
-      const kept = await this.leases.renew(id).catch((error: Error) => {
-        this.log(`session ${id}: lease not renewed: ${error.message}`);
-        return this.leases!.holds(id);
-      });
-      if (!kept) lost.push(id);
-    }
-    return lost;
+    const leases = this.leases;
+    if (!leases) return [];
+    // All at once, not one after another: each renewal is a few file operations on the libuv thread pool, and on a
+    // busy instance (sessions booting and restoring, 100+ ms per operation seen) one after another made the last of
+    // 10 sessions wait for the 50 operations before it, past a --state-lease of 8 s: the instance gave up sessions
+    // nobody else held.
+    const ids = leases.ids();
+    const kept = await Promise.all(
+      ids.map((id) =>
+        leases.renew(id).catch((error: Error) => {
+          this.log(`session ${id}: lease not renewed: ${error.message}`);
+          return leases.holds(id);
+        }),
+      ),
+    );
+    return ids.filter((_, i) => !kept[i]);
   }
 
   async release(id: string): Promise<void> {

@@ -2,14 +2,15 @@
  * /healthz and drain over the real HTTP server on loopback: health without a token (ready, then draining); POST
  * /drain needs the operator's token; a drain refuses new MCP sessions and new Python sessions, lets a running cell
  * finish, keeps the saved state (a new process restores it) and exits 0; SIGTERM with a short --drain-grace ends a
- * cell that runs past it with SERVER_CLOSING, and the process still exits.
+ * cell that runs past it with SERVER_CLOSING, and the process still exits; a 2026-07-28 client's open
+ * subscriptions/listen stream is not a running call: it does not hold the drain, and it is ended when the server exits.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/client';
+import { Client as ModernClient, StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
 import { connectHttp, startHttp } from '../http-helpers.js';
 
 const TOKEN = 'drain-test-token-0123456789';
@@ -116,6 +117,32 @@ describe('/healthz and drain', () => {
       const took = Date.now() - started;
       assert.ok(took >= 900 && took < 15_000, `exited ${took} ms after SIGTERM`);
       assert.match(server.stderr(), /drain grace over: 1 calls still running/);
+    } finally {
+      await client.close().catch(() => {});
+      if (server.child.exitCode === null) await server.stop();
+    }
+  });
+
+  it('an open subscriptions/listen stream does not hold the drain: with no running cell it exits at once', async (t) => {
+    const server = await startHttp(['--drain-grace', '30']);
+    const client = new ModernClient({ name: 'listener', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(server.url));
+    try {
+      // A session, idle: the drain has nothing to wait for but the stream.
+      assert.equal((await call(client, 'execute_code', { code: 'x = 1' })).data!.success, true);
+      const subscription = await client.listen({ toolsListChanged: true });
+      // The stream is open (acknowledged) and not counted as a call.
+      assert.deepEqual((await health(server.url)).body.calls, 0);
+      const started = Date.now();
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0);
+      const took = Date.now() - started;
+      assert.ok(took < 10_000, `exited ${took} ms after SIGTERM (--drain-grace 30 s)`);
+      t.diagnostic(`exited ${took} ms after SIGTERM with a listen stream open`);
+      assert.doesNotMatch(server.stderr(), /drain grace over/);
+      assert.match(server.stderr(), /draining: 0 calls running, 1 sessions/);
+      // The client was told its subscription ended (it can listen again elsewhere).
+      await subscription.closed;
     } finally {
       await client.close().catch(() => {});
       if (server.child.exitCode === null) await server.stop();
