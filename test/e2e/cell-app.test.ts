@@ -218,7 +218,7 @@ describe('MCP Apps: the cell view', () => {
       it('renders the result of a tool register_tool made, named by the tool and its arguments', async () => {
         await h.ok('execute_code', {
           session_id: session,
-          code: 'def area(w: float, h: float = 1.0):\n    \"\"\"Area of a rectangle.\"\"\"\n    print("computing", w, h)\n    return w * h',
+          code: 'def area(w: float, h: float = 1.0):\n    """Area of a rectangle."""\n    print("computing", w, h)\n    return w * h',
         });
         await h.ok('register_tool', { session_id: session, function: 'area', name: 'rect_area' });
         const tool = (await h.client.listTools()).tools.find((t) => t.name === 'rect_area')!;
