@@ -30,13 +30,30 @@ const EVIL =
   '<b id="evil">evil</b><script>window.ran = 1; parent.pwned = 1; parent.postMessage("pwned", "*");</script>' +
   '<img src="x" onerror="parent.pwned = 2">';
 
+/**
+ * The HTML with the CSP a host builds from the resource's `_meta.ui.csp` (the spec's "CSP Construction from
+ * Metadata"), in a <meta> as a sandbox proxy would load it: with no domains declared, `frame-src 'none'` among others.
+ */
+function withHostCsp(page: string, csp: { connectDomains?: string[]; resourceDomains?: string[]; frameDomains?: string[] }): string {
+  const resources = (csp.resourceDomains ?? []).join(' ');
+  const policy =
+    `default-src 'none'; script-src 'self' 'unsafe-inline' ${resources}; style-src 'self' 'unsafe-inline' ${resources}; ` +
+    `connect-src 'self' ${(csp.connectDomains ?? []).join(' ')}; img-src 'self' data: ${resources}; ` +
+    `frame-src ${(csp.frameDomains ?? []).join(' ') || "'none'"}; object-src 'none'; base-uri 'self'`;
+  return page.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
+}
+
 describe('MCP Apps: the session view', () => {
   let h: Harness;
   let html = '';
+  /** The page as a host that follows the spec loads it: with the CSP the host builds from `_meta.ui.csp`. */
+  let hosted = '';
 
   before(async () => {
     h = await startServer(['--max-read-bytes', String(PAGE_BYTES)], { PYODIDE_MCP_PRELOAD: 'matplotlib' });
-    html = ((await h.client.readResource({ uri: SESSION_APP_URI })).contents[0] as { text?: string }).text ?? '';
+    const content = (await h.client.readResource({ uri: SESSION_APP_URI })).contents[0] as { text?: string; _meta?: any };
+    html = content.text ?? '';
+    hosted = withHostCsp(html, content._meta?.ui?.csp ?? {});
   });
   after(async () => {
     await h?.close();
@@ -158,7 +175,7 @@ describe('MCP Apps: the session view', () => {
             document.body.append(frame);
             return document.querySelectorAll('iframe').length - 1;
           },
-          html,
+          hosted,
           args,
           result as any,
         );
@@ -236,8 +253,22 @@ describe('MCP Apps: the session view', () => {
           const img = document.querySelector('img.figure');
           return img !== null && img.complete && img.naturalWidth > 100;
         });
+        // The table's srcdoc frame renders under the host's `frame-src 'none'` (while a frame of a URL would not).
+        assert.match(await frame.evaluate(() => document.head.innerHTML), /frame-src 'none'/);
         const table = (await (await frame.$('iframe.html-frame'))!.contentFrame())!;
         await table.waitForSelector('table.dataframe');
+        const violated = await frame.evaluate(async () => {
+          const seen: string[] = [];
+          document.addEventListener('securitypolicyviolation', (event: any) => seen.push(event.effectiveDirective));
+          const probe = document.createElement('iframe');
+          probe.src = 'data:text/html,<p>shown</p>';
+          document.body.append(probe);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          probe.remove();
+          return seen;
+        });
+        // Refused by both policies, the host's and the app's own.
+        assert.deepEqual(violated, ['frame-src', 'frame-src'], 'a frame of a URL is refused');
         const headers = await table.$$eval('table.dataframe th', (ths: any[]) => ths.map((th) => th.textContent));
         assert.ok(headers.includes('col_a') && headers.includes('col_b'), headers.join(','));
         await new Promise((resolve) => setTimeout(resolve, 500)); // let the frames paint
