@@ -184,6 +184,7 @@ function notebookPage() {
     }
     if (event.terminated) out.append(el('pre', 'error', event.terminated));
     if (event.elided) out.append(el('p', 'muted', event.elided));
+    if (event.packages?.length > 0) out.append(el('div', 'files', `packages loaded: ${event.packages.join(', ')}`));
     if (event.files.length > 0) {
       out.append(
         el(
@@ -237,6 +238,21 @@ function notebookPage() {
         kinds[event.state],
       );
       cells.append(el('div', 'session-event', `${clock(event.at)} · session ${event.state}${event.reason ? `: ${event.reason}` : ''}`));
+      return;
+    }
+    if (event.kind === 'files' || event.kind === 'packages') {
+      const what =
+        event.kind === 'files'
+          ? [
+              event.written.length > 0 ? `files written: ${event.written.join(', ')}` : '',
+              event.deleted.length > 0 ? `deleted: ${event.deleted.join(', ')}` : '',
+            ]
+          : [
+              event.loaded.length > 0 ? `packages loaded: ${event.loaded.join(', ')}` : '',
+              event.failed.length > 0 ? `failed: ${event.failed.join(', ')}` : '',
+            ];
+      cells.append(el('div', 'session-event', `${clock(event.at)} · ${what.filter(Boolean).join(' · ')}`));
+      if (event.kind === 'files') side.cellFinished();
       return;
     }
     if (event.kind === 'cell_started') {

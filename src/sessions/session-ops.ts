@@ -47,6 +47,7 @@ export abstract class SessionOps {
   ): Promise<FileRef> {
     const changes = await session.channel.request({ type: 'write_file', path, data, ...options });
     applyChanges(session, changes);
+    this.viewEvents.filesChanged(session.id, changes);
     await this.persistence.filesChanged(session, changes);
     return session.files.ref(path, session.files.sizeOf(path));
   }
@@ -56,6 +57,7 @@ export abstract class SessionOps {
     return this.enqueue(id, async (session) => {
       const changes = await session.channel.request({ type: 'delete_file', path });
       applyChanges(session, changes);
+      this.viewEvents.filesChanged(session.id, changes);
       await this.persistence.filesChanged(session, changes);
     });
   }
@@ -83,6 +85,7 @@ export abstract class SessionOps {
   /** Installs a fetched pure-Python wheel into a session, queued like a cell. */
   async installWheel(id: string, filename: string, data: Uint8Array): Promise<void> {
     await this.enqueue(id, (session) => session.channel.request({ type: 'install_wheel', filename, data }), data.byteLength);
+    this.viewEvents.packagesLoaded(id, [filename], []);
   }
 
   /**
@@ -92,7 +95,13 @@ export abstract class SessionOps {
   async loadPackages(id: string, packages: string[]): Promise<PackageLoad> {
     const load = await this.enqueue(id, (session) => session.channel.request({ type: 'load_packages', packages }));
     // Security: the reasons come from the session; they are cut again here.
-    return { loaded: load.loaded, failed: capFailures(load.failed) };
+    const failed = capFailures(load.failed);
+    this.viewEvents.packagesLoaded(
+      id,
+      load.loaded,
+      failed.map((f) => f.name),
+    );
+    return { loaded: load.loaded, failed };
   }
 
   /**
@@ -118,6 +127,7 @@ export abstract class SessionOps {
         { timeoutMs: this.config.defaultTimeoutMs },
       );
       applyChanges(session, reply.changes);
+      this.viewEvents.filesChanged(session.id, reply.changes);
       session.executionCount = 0;
       session.history.clear();
       await this.persistence.filesChanged(session, reply.changes);

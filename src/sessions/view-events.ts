@@ -8,7 +8,7 @@
  * counted. A finished cell larger than the whole bound is kept with its outputs elided. Logs of ended sessions are
  * kept for the last ENDED_KEPT sessions only, so a viewer can still read how a session ended.
  */
-import type { CellOutcome } from '../wire/contract.js';
+import type { CellOutcome, FileChanges } from '../wire/contract.js';
 import type { HistoryOutcome } from './history.js';
 
 /** Which tool ran a cell (a registered tool's call is a call_function). */
@@ -23,19 +23,25 @@ export type ViewEventBody =
       outcome: HistoryOutcome;
       /** Workspace paths the cell created or modified. */
       files: string[];
+      /** Packages the cell's imports loaded. */
+      packages: string[];
       interrupted: string | null;
       terminated: string | null;
       duration_ms: number;
       /** Set when the event alone was larger than --max-history-bytes: its outputs are not kept. */
       elided?: string;
-    };
+    }
+  /** Files written or deleted by a tool outside a cell (write_file, upload_file, delete_file, reset). */
+  | { kind: 'files'; written: string[]; deleted: string[] }
+  /** Packages loaded by install_packages (or a wheel installed), and those that failed. */
+  | { kind: 'packages'; loaded: string[]; failed: string[] };
 
 /** One event: `seq` counts up per session from 1 (a viewer resumes after the last it saw). */
 export type ViewEvent = ViewEventBody & { seq: number; at: number };
 
 /** Logs of ended sessions kept for viewers (each bounded like a live one's). */
 export const ENDED_KEPT = 8;
-/** Paths of a cell's changed files kept in its event. */
+/** Paths of changed files (and names of packages) kept in one event. */
 const FILES_KEPT = 100;
 
 /** One session's bounded log. */
@@ -132,6 +138,7 @@ function elide(event: ViewEvent, bytes: number, maxBytes: number): ViewEvent {
     return {
       ...event,
       files: [],
+      packages: [],
       elided: note,
       outcome: {
         stdout: '',
@@ -143,6 +150,9 @@ function elide(event: ViewEvent, bytes: number, maxBytes: number): ViewEvent {
       },
     };
   }
+  // Lists of paths or names: only their count stays (the files and packages panels list them all).
+  if (event.kind === 'files') return { ...event, written: [`${event.written.length} files`], deleted: [] };
+  if (event.kind === 'packages') return { ...event, loaded: [`${event.loaded.length} packages`], failed: [] };
   return { ...event, reason: event.reason?.slice(0, budget) };
 }
 
@@ -239,10 +249,29 @@ export class ViewEvents {
       cell,
       outcome: { stdout, stderr, result, error, execution_count, display },
       files,
+      packages: ran.outcome.loaded_packages.slice(0, FILES_KEPT),
       interrupted: ran.interrupted,
       terminated: ran.terminated,
       duration_ms: Math.round(ran.durationMs),
     });
+  }
+
+  /** A tool outside a cell changed files; nothing is logged when nothing changed. */
+  filesChanged(id: string, changes: FileChanges): void {
+    const log = this.logs.get(id);
+    if (!log || (changes.written.length === 0 && changes.deleted.length === 0)) return;
+    this.emit(log, {
+      kind: 'files',
+      written: changes.written.map((f) => f.path).slice(0, FILES_KEPT),
+      deleted: changes.deleted.slice(0, FILES_KEPT),
+    });
+  }
+
+  /** install_packages loaded packages (or a wheel was installed); names come from the host's checked reply. */
+  packagesLoaded(id: string, loaded: string[], failed: string[]): void {
+    const log = this.logs.get(id);
+    if (!log || (loaded.length === 0 && failed.length === 0)) return;
+    this.emit(log, { kind: 'packages', loaded: loaded.slice(0, FILES_KEPT), failed: failed.slice(0, FILES_KEPT) });
   }
 
   reset(id: string): void {

@@ -52,6 +52,38 @@ describe('ViewEvents', () => {
     assert.ok(events.get('a')!.bytes <= 10_000);
   });
 
+  it('logs files and packages changed outside cells, at most 100 names each, and nothing when nothing changed', () => {
+    const events = new ViewEvents(500, 10_000_000);
+    events.created('a', null, false);
+    events.filesChanged('a', { written: [], deleted: [] });
+    events.packagesLoaded('a', [], []);
+    assert.equal(events.get('a')!.since().length, 1);
+    const written = Array.from({ length: 300 }, (_, i) => ({ path: `f${i}.txt`, size: 1, mtimeMs: 0 }));
+    events.filesChanged('a', { written, deleted: ['old.txt'] });
+    events.packagesLoaded(
+      'a',
+      Array.from({ length: 300 }, (_, i) => `p${i}`),
+      ['nope'],
+    );
+    const [files, packages] = events.get('a')!.since(1);
+    assert.ok(files?.kind === 'files' && packages?.kind === 'packages');
+    assert.equal(files.written.length, 100);
+    assert.deepEqual(files.deleted, ['old.txt']);
+    assert.equal(packages.loaded.length, 100);
+    assert.deepEqual(packages.failed, ['nope']);
+  });
+
+  it('elides a files event larger than the whole bound to its count', () => {
+    const events = new ViewEvents(500, 10_000);
+    events.created('a', null, false);
+    const written = Array.from({ length: 100 }, (_, i) => ({ path: `${'d/'.repeat(100)}f${i}`, size: 1, mtimeMs: 0 }));
+    events.filesChanged('a', { written, deleted: [] });
+    const last = events.get('a')!.since().at(-1)!;
+    assert.ok(last.kind === 'files');
+    assert.deepEqual(last.written, ['100 files']);
+    assert.ok(events.get('a')!.bytes <= 10_000);
+  });
+
   it('cuts an oversized source of a started cell', () => {
     const events = new ViewEvents(500, 10_000);
     events.created('a', null, false);
