@@ -1,17 +1,18 @@
 /**
  * MCP Apps (docs/tools.md "MCP Apps"): the SDK's real Client over stdio lists the tools' `_meta` link and reads the
- * `ui://` cell resource; then headless Chromium (Debian's, driven by puppeteer-core) loads that HTML in a sandboxed
- * frame of a page acting as the host, speaks the spec's postMessage protocol to it (ui/initialize, then the real
- * tool-input and tool-result of cells run on the server), and the test reads what the cell shows. Skips with a clear
- * message when no Chromium is found.
+ * `ui://` cell resource; then headless Chromium and Firefox ESR (Debian's, driven by puppeteer-core: test/browsers.ts)
+ * each load that HTML in a sandboxed frame of a page acting as the host, speak the spec's postMessage protocol to it
+ * (ui/initialize, then the real tool-input and tool-result of cells run on the server), and the test reads what the
+ * cell shows. A browser that is not installed makes its part skip with a clear message.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
+import type { Browser, Frame, Page } from 'puppeteer-core';
+import { BROWSERS, newPage, waitUntil, type BrowserTarget } from '../browsers.js';
 import { startServer, type Harness } from '../helpers.js';
 import { CELL_APP_URI, MCP_APP_MIME_TYPE, SESSION_APP_URI } from '../../src/view/mcp-apps.js';
 
@@ -19,7 +20,6 @@ import { CELL_APP_URI, MCP_APP_MIME_TYPE, SESSION_APP_URI } from '../../src/view
 declare const document: any;
 declare const window: any;
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
 const OUT = mkdtempSync(join(tmpdir(), 'pyodide-mcp-cell-app-'));
 const LINKED = ['execute_code', 'run_file', 'call_function'];
 
@@ -102,176 +102,177 @@ describe('MCP Apps: the cell view', () => {
     assert.equal(r._meta, undefined, 'no app data in the reply');
   });
 
-  describe(
-    'in a browser, as a host renders it',
-    { skip: CHROMIUM ? false : 'no Chromium found (Debian\'s "chromium", or CHROMIUM_PATH)' },
-    () => {
-      let browser: Browser;
-      let page: Page;
-      let session = '';
+  /** The session the browsers' cells run in: one for all, so the second browser's cells do not import pandas again. */
+  let session = '';
 
-      before(async () => {
-        browser = await puppeteer.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-        page = await browser.newPage();
-        await page.setViewport({ width: 900, height: 900 });
-        session = (await h.ok('create_session', {})).session_id as string;
-      });
-      after(async () => {
-        await browser?.close();
-      });
+  /** As a host renders the app, in one browser. */
+  const asAHost = (target: BrowserTarget) => () => {
+    let browser: Browser;
+    let page: Page;
 
-      /**
-       * Mounts the app in a new sandboxed frame of the host page and sends it the call's arguments and result;
-       * `hostContext` is what the host tells the app at ui/initialize (e.g. toolInfo: the tool that was called).
-       */
-      async function mount(args: Record<string, unknown>, result: CallToolResult, hostContext: object = {}): Promise<Frame> {
-        const index = await page.evaluate(
-          (appHtml: string, toolArgs: any, toolResult: any, context: any) => {
-            window.messages ??= [];
-            const frame = document.createElement('iframe');
-            frame.setAttribute('sandbox', 'allow-scripts'); // as hosts do: scripts, an opaque origin
-            frame.style.cssText = 'width: 860px; height: 600px';
-            frame.srcdoc = appHtml;
-            window.addEventListener('message', (event: any) => {
-              if (event.source !== frame.contentWindow) return;
-              const message = event.data;
-              window.messages.push(message);
-              const reply = (m: any) => frame.contentWindow.postMessage({ jsonrpc: '2.0', ...m }, '*');
-              if (message.method === 'ui/initialize') {
-                reply({
-                  id: message.id,
-                  result: {
-                    protocolVersion: '2026-01-26',
-                    hostInfo: { name: 'test-host', version: '1' },
-                    hostCapabilities: {},
-                    hostContext: context,
-                  },
-                });
-              } else if (message.method === 'ui/notifications/size-changed') {
-                frame.style.height = `${message.params.height}px`; // a host fits the frame to the cell
-              } else if (message.method === 'ui/notifications/initialized') {
-                reply({ method: 'ui/notifications/tool-input', params: { arguments: toolArgs } });
-                reply({ method: 'ui/notifications/tool-result', params: toolResult });
-              }
-            });
-            document.body.append(frame);
-            return document.querySelectorAll('iframe').length - 1;
-          },
-          html,
-          args,
-          result as any,
-          hostContext as any,
-        );
-        const handle = (await page.$$('body > iframe'))[index];
-        const frame = (await handle.contentFrame())!;
-        await frame.waitForFunction(() => document.querySelector('.head') !== null, { timeout: 10_000 });
-        return frame;
-      }
+    before(async () => {
+      browser = await target.launch();
+      page = await newPage(browser, { width: 900, height: 900 });
+      session ||= (await h.ok('create_session', {})).session_id as string;
+    });
+    after(async () => {
+      await browser?.close();
+    });
 
-      it('renders a cell: code, stdout, stderr, a figure, an HTML table, the result', async () => {
-        const code =
-          'import sys\nimport matplotlib.pyplot as plt\nfrom IPython.display import HTML, display\n' +
-          'print("hello <b>out</b>")\nprint("warn", file=sys.stderr)\n' +
-          'plt.plot([1, 3, 2]); plt.show()\n' +
-          'display(HTML("<table id=t><tr><th>a</th></tr><tr><td>1</td></tr></table>"))\n' +
-          'import pandas as pd\ndisplay(pd.DataFrame({"col_a": [1, 2], "col_b": ["x", "y"]}))\n' +
-          '6 * 7';
-        const args = { code, session_id: session };
-        const result = (await h.call('execute_code', args)) as CallToolResult;
-        assert.ok(!result.isError, JSON.stringify(result.content).slice(0, 300));
-        const frame = await mount(args, result);
-        const shown = await frame.evaluate(() => ({
-          code: document.querySelector('pre.code')?.textContent,
-          stdout: document.querySelector('pre.stdout')?.textContent,
-          stderr: document.querySelector('pre.stderr')?.textContent,
-          out: document.querySelector('pre.out')?.textContent,
-          bold: document.querySelectorAll('b').length,
-          head: document.querySelector('.head')?.textContent,
-        }));
-        assert.equal(shown.code, code);
-        assert.equal(shown.stdout, 'hello <b>out</b>\n', 'stdout as text, never as markup');
-        assert.equal(shown.bold, 0);
-        assert.equal(shown.stderr, 'warn\n');
-        assert.equal(shown.out, '42');
-        assert.match(shown.head ?? '', /In \[\d+\]/);
-        await frame.waitForFunction(() => {
-          const img = document.querySelector('img.figure');
-          return img !== null && img.complete && img.naturalWidth > 100;
-        });
-        const table = await frame.$eval('iframe.html-frame', (f: any) => f.getAttribute('sandbox'));
-        assert.equal(table, '', 'HTML in a frame with no allow-scripts and no allow-same-origin');
-        const nested = (await (await frame.$('iframe.html-frame'))!.contentFrame())!;
-        await nested.waitForSelector('#t td');
-        assert.equal(await nested.$eval('#t td', (td: any) => td.textContent), '1');
-        // The DataFrame: its own HTML table, in a second inert frame.
-        const frames = await frame.$$('iframe.html-frame');
-        assert.equal(frames.length, 2);
-        const df = (await frames[1].contentFrame())!;
-        await df.waitForSelector('table.dataframe');
-        const headers = await df.$$eval('table.dataframe th', (ths: any[]) => ths.map((th) => th.textContent));
-        assert.ok(headers.includes('col_a') && headers.includes('col_b'), headers.join(','));
-        assert.equal(await df.$$eval('table.dataframe tbody tr', (rows: any[]) => rows.length), 2);
-        await new Promise((resolve) => setTimeout(resolve, 500)); // let the frames paint
-        await page.screenshot({ path: join(OUT, 'cell.png'), fullPage: true });
-      });
+    /**
+     * Mounts the app in a new sandboxed frame of the host page and sends it the call's arguments and result;
+     * `hostContext` is what the host tells the app at ui/initialize (e.g. toolInfo: the tool that was called).
+     */
+    async function mount(args: Record<string, unknown>, result: CallToolResult, hostContext: object = {}): Promise<Frame> {
+      const index = await page.evaluate(
+        (appHtml: string, toolArgs: any, toolResult: any, context: any) => {
+          window.messages ??= [];
+          const frame = document.createElement('iframe');
+          frame.setAttribute('sandbox', 'allow-scripts'); // as hosts do: scripts, an opaque origin
+          frame.style.cssText = 'width: 860px; height: 600px';
+          frame.srcdoc = appHtml;
+          window.addEventListener('message', (event: any) => {
+            if (event.source !== frame.contentWindow) return;
+            const message = event.data;
+            window.messages.push(message);
+            const reply = (m: any) => frame.contentWindow.postMessage({ jsonrpc: '2.0', ...m }, '*');
+            if (message.method === 'ui/initialize') {
+              reply({
+                id: message.id,
+                result: {
+                  protocolVersion: '2026-01-26',
+                  hostInfo: { name: 'test-host', version: '1' },
+                  hostCapabilities: {},
+                  hostContext: context,
+                },
+              });
+            } else if (message.method === 'ui/notifications/size-changed') {
+              frame.style.height = `${message.params.height}px`; // a host fits the frame to the cell
+            } else if (message.method === 'ui/notifications/initialized') {
+              reply({ method: 'ui/notifications/tool-input', params: { arguments: toolArgs } });
+              reply({ method: 'ui/notifications/tool-result', params: toolResult });
+            }
+          });
+          document.body.append(frame);
+          return document.querySelectorAll('iframe').length - 1;
+        },
+        html,
+        args,
+        result as any,
+        hostContext as any,
+      );
+      const handle = (await page.$$('body > iframe'))[index];
+      const frame = (await handle.contentFrame())!;
+      await waitUntil(frame, () => document.querySelector('.head') !== null, { timeout: 10_000 });
+      return frame;
+    }
 
-      it('renders the result of a tool register_tool made, named by the tool and its arguments', async () => {
-        await h.ok('execute_code', {
-          session_id: session,
-          code: 'def area(w: float, h: float = 1.0):\n    """Area of a rectangle."""\n    print("computing", w, h)\n    return w * h',
-        });
-        await h.ok('register_tool', { session_id: session, function: 'area', name: 'rect_area' });
-        const tool = (await h.client.listTools()).tools.find((t) => t.name === 'rect_area')!;
-        assert.equal((tool._meta as any)?.ui?.resourceUri, CELL_APP_URI);
-        const args = { w: 3, h: 2 };
-        const result = (await h.call('rect_area', args)) as CallToolResult;
-        assert.ok(!result.isError, JSON.stringify(result.content).slice(0, 300));
-        // A host passes the tool that was called in hostContext.toolInfo (the spec's HostContext).
-        const frame = await mount(args, result, { toolInfo: { tool } });
-        const shown = await frame.evaluate(() => ({
-          code: document.querySelector('pre.code')?.textContent,
-          stdout: document.querySelector('pre.stdout')?.textContent,
-          out: document.querySelector('pre.out')?.textContent,
-        }));
-        assert.deepEqual(shown, { code: 'rect_area(w=3, h=2)', stdout: 'computing 3 2\n', out: '6' });
-        await h.ok('unregister_tool', { name: 'rect_area' });
+    it('renders a cell: code, stdout, stderr, a figure, an HTML table, the result', async () => {
+      const code =
+        'import sys\nimport matplotlib.pyplot as plt\nfrom IPython.display import HTML, display\n' +
+        'print("hello <b>out</b>")\nprint("warn", file=sys.stderr)\n' +
+        'plt.plot([1, 3, 2]); plt.show()\n' +
+        'display(HTML("<table id=t><tr><th>a</th></tr><tr><td>1</td></tr></table>"))\n' +
+        'import pandas as pd\ndisplay(pd.DataFrame({"col_a": [1, 2], "col_b": ["x", "y"]}))\n' +
+        '6 * 7';
+      const args = { code, session_id: session };
+      const result = (await h.call('execute_code', args)) as CallToolResult;
+      assert.ok(!result.isError, JSON.stringify(result.content).slice(0, 300));
+      const frame = await mount(args, result);
+      const shown = await frame.evaluate(() => ({
+        code: document.querySelector('pre.code')?.textContent,
+        stdout: document.querySelector('pre.stdout')?.textContent,
+        stderr: document.querySelector('pre.stderr')?.textContent,
+        out: document.querySelector('pre.out')?.textContent,
+        bold: document.querySelectorAll('b').length,
+        head: document.querySelector('.head')?.textContent,
+      }));
+      assert.equal(shown.code, code);
+      assert.equal(shown.stdout, 'hello <b>out</b>\n', 'stdout as text, never as markup');
+      assert.equal(shown.bold, 0);
+      assert.equal(shown.stderr, 'warn\n');
+      assert.equal(shown.out, '42');
+      assert.match(shown.head ?? '', /In \[\d+\]/);
+      await waitUntil(frame, () => {
+        const img = document.querySelector('img.figure');
+        return img !== null && img.complete && img.naturalWidth > 100;
       });
+      const table = await frame.$eval('iframe.html-frame', (f: any) => f.getAttribute('sandbox'));
+      assert.equal(table, '', 'HTML in a frame with no allow-scripts and no allow-same-origin');
+      const nested = (await (await frame.$('iframe.html-frame'))!.contentFrame())!;
+      await nested.waitForSelector('#t td');
+      assert.equal(await nested.$eval('#t td', (td: any) => td.textContent), '1');
+      // The DataFrame: its own HTML table, in a second inert frame.
+      const frames = await frame.$$('iframe.html-frame');
+      assert.equal(frames.length, 2);
+      const df = (await frames[1].contentFrame())!;
+      await df.waitForSelector('table.dataframe');
+      const headers = await df.$$eval('table.dataframe th', (ths: any[]) => ths.map((th) => th.textContent));
+      assert.ok(headers.includes('col_a') && headers.includes('col_b'), headers.join(','));
+      assert.equal(await df.$$eval('table.dataframe tbody tr', (rows: any[]) => rows.length), 2);
+      await new Promise((resolve) => setTimeout(resolve, 500)); // let the frames paint
+      await page.screenshot({ path: join(OUT, `cell-${target.name}.png`), fullPage: true });
+    });
 
-      it('shows an error with its traceback', async () => {
-        const args = { code: 'def f():\n    return 1 / 0\nf()', session_id: session };
-        const frame = await mount(args, (await h.call('execute_code', args)) as CallToolResult);
-        const error = await frame.$eval('pre.error', (n: any) => n.textContent);
-        assert.match(error, /Traceback[\s\S]*in f[\s\S]*ZeroDivisionError: division by zero/);
+    it('renders the result of a tool register_tool made, named by the tool and its arguments', async () => {
+      const name = `rect_area_${target.name.toLowerCase()}`; // the browsers share the session: a tool each
+      await h.ok('execute_code', {
+        session_id: session,
+        code: 'def area(w: float, h: float = 1.0):\n    "Area of a rectangle."\n    print("computing", w, h)\n    return w * h',
       });
+      await h.ok('register_tool', { session_id: session, function: 'area', name });
+      const tool = (await h.client.listTools()).tools.find((t) => t.name === name)!;
+      assert.equal((tool._meta as any)?.ui?.resourceUri, CELL_APP_URI);
+      const args = { w: 3, h: 2 };
+      const result = (await h.call(name, args)) as CallToolResult;
+      assert.ok(!result.isError, JSON.stringify(result.content).slice(0, 300));
+      // A host passes the tool that was called in hostContext.toolInfo (the spec's HostContext).
+      const frame = await mount(args, result, { toolInfo: { tool } });
+      const shown = await frame.evaluate(() => ({
+        code: document.querySelector('pre.code')?.textContent,
+        stdout: document.querySelector('pre.stdout')?.textContent,
+        out: document.querySelector('pre.out')?.textContent,
+      }));
+      assert.deepEqual(shown, { code: `${name}(w=3, h=2)`, stdout: 'computing 3 2\n', out: '6' });
+      await h.ok('unregister_tool', { name });
+    });
 
-      it("runs no script from the output in the app's context, nor in the HTML output's frame", async () => {
-        const evil =
-          '<b id="evil">evil</b><script>window.ran = 1; parent.pwned = 1; parent.postMessage("pwned", "*");</script>' +
-          '<img src="x" onerror="parent.pwned = 2">';
-        const code = `from IPython.display import HTML, display\nprint(${JSON.stringify(evil)})\ndisplay(HTML(${JSON.stringify(evil)}))`;
-        const args = { code, session_id: session };
-        const frame = await mount(args, (await h.call('execute_code', args)) as CallToolResult);
-        const nested = (await (await frame.$('iframe.html-frame'))!.contentFrame())!;
-        await nested.waitForSelector('#evil');
-        await new Promise((resolve) => setTimeout(resolve, 500)); // time for an onerror to fire, if it could
-        assert.equal(await frame.evaluate(() => window.pwned), undefined, 'no script ran in the app');
-        // The app's own scripts only: the shared one (view/app-common.js, inlined) and the cell's.
-        assert.equal(await frame.evaluate(() => document.querySelectorAll('script').length), 2, "the app's own scripts only");
-        assert.equal(await frame.evaluate(() => document.querySelector('#evil')), null, 'output HTML never in the app DOM');
-        // The app's CSP itself: a script added to its document (as an injection would) does not run.
-        const injected = await frame.evaluate(async () => {
-          const script = document.createElement('script');
-          script.textContent = 'window.injected = 1';
-          document.body.append(script);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          return window.injected;
-        });
-        assert.equal(injected, undefined, "only the app's own script runs (CSP by hash)");
-        assert.equal(await nested.evaluate(() => window.ran), undefined, 'scripts do not run in the output frame');
-        const messages = await page.evaluate(() => window.messages.map((m: any) => (typeof m === 'string' ? m : m.method)));
-        assert.ok(!messages.includes('pwned'), 'the output reached the host with no message');
-        assert.ok(messages.includes('ui/notifications/size-changed'), 'the app tells the host its size');
+    it('shows an error with its traceback', async () => {
+      const args = { code: 'def f():\n    return 1 / 0\nf()', session_id: session };
+      const frame = await mount(args, (await h.call('execute_code', args)) as CallToolResult);
+      const error = await frame.$eval('pre.error', (n: any) => n.textContent);
+      assert.match(error, /Traceback[\s\S]*in f[\s\S]*ZeroDivisionError: division by zero/);
+    });
+
+    it("runs no script from the output in the app's context, nor in the HTML output's frame", async () => {
+      const evil =
+        '<b id="evil">evil</b><script>window.ran = 1; parent.pwned = 1; parent.postMessage("pwned", "*");</script>' +
+        '<img src="x" onerror="parent.pwned = 2">';
+      const code = `from IPython.display import HTML, display\nprint(${JSON.stringify(evil)})\ndisplay(HTML(${JSON.stringify(evil)}))`;
+      const args = { code, session_id: session };
+      const frame = await mount(args, (await h.call('execute_code', args)) as CallToolResult);
+      const nested = (await (await frame.$('iframe.html-frame'))!.contentFrame())!;
+      await nested.waitForSelector('#evil');
+      await new Promise((resolve) => setTimeout(resolve, 500)); // time for an onerror to fire, if it could
+      assert.equal(await frame.evaluate(() => window.pwned), undefined, 'no script ran in the app');
+      // The app's own scripts only: the shared one (view/app-common.js, inlined) and the cell's.
+      assert.equal(await frame.evaluate(() => document.querySelectorAll('script').length), 2, "the app's own scripts only");
+      assert.equal(await frame.evaluate(() => document.querySelector('#evil')), null, 'output HTML never in the app DOM');
+      // The app's CSP itself: a script added to its document (as an injection would) does not run.
+      const injected = await frame.evaluate(async () => {
+        const script = document.createElement('script');
+        script.textContent = 'window.injected = 1';
+        document.body.append(script);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return window.injected;
       });
-    },
-  );
+      assert.equal(injected, undefined, "only the app's own scripts run (CSP by hash)");
+      assert.equal(await nested.evaluate(() => window.ran), undefined, 'scripts do not run in the output frame');
+      const messages = await page.evaluate(() => window.messages.map((m: any) => (typeof m === 'string' ? m : m.method)));
+      assert.ok(!messages.includes('pwned'), 'the output reached the host with no message');
+      assert.ok(messages.includes('ui/notifications/size-changed'), 'the app tells the host its size');
+    });
+  };
+
+  for (const target of BROWSERS) describe(`in ${target.name}, as a host renders it`, { skip: target.skip }, asAHost(target));
 });

@@ -1,18 +1,21 @@
 /**
- * The browser view (docs/view.md) in a real browser: Debian's headless Chromium driven by puppeteer-core (the system
- * executable, no browser download), over the real server, while the SDK's real Client runs cells. Skips with a clear
- * message when no Chromium is found (CI installs it: .ci/run). Screenshots go under the test's tmp output, never git.
+ * The browser view (docs/view.md) in real browsers: Debian's headless Chromium and Firefox ESR driven by
+ * puppeteer-core (the system executables, no browser download; test/browsers.ts), over the real server, while the
+ * SDK's real Client runs cells. The main scenarios run in each browser; a Plotly chart (one cell: importing plotly
+ * takes about 20 s) is watched live by a page in each at once. A browser that is not installed makes its tests skip
+ * with a clear message (CI installs both: .ci/run). Screenshots go under the test's tmp output, never git.
  */
 import { Ajv } from 'ajv';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/client';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
+import { BROWSERS, CHROMIUM, newPage, SharedBrowsers, waitUntil, type BrowserTarget } from '../browsers.js';
 import { startServer, type Harness } from '../helpers.js';
 import { connectHttp, startHttp, type RunningHttp } from '../http-helpers.js';
 import { NBFORMAT_V4_5_SCHEMA } from './nbformat-schema.js';
@@ -22,17 +25,12 @@ import { NBFORMAT_V4_5_SCHEMA } from './nbformat-schema.js';
 declare const document: any;
 declare const window: any;
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
-const skip = CHROMIUM
-  ? false
-  : 'no Chromium found (install Debian\'s "chromium" package, or set CHROMIUM_PATH): the browser view tests need it';
 const TOKEN = 'view-test-token-0123456789abcdef';
 const OUT = mkdtempSync(join(tmpdir(), 'pyodide-mcp-view-'));
 
-async function launch(): Promise<Browser> {
-  // --no-sandbox: CI runs as root, where Chromium's own sandbox cannot start; the page under test is ours.
-  return puppeteer.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-}
+// One instance of each browser for the whole file (Firefox takes seconds to start), closed at its end.
+const browsers = new SharedBrowsers();
+after(() => browsers.closeAll());
 
 /** A raw GET: status and body (no cookie, no redirects followed). */
 function get(
@@ -68,8 +66,17 @@ function structured(result: CallToolResult): Record<string, unknown> {
 }
 
 /** Runs a cell through the agent's client; `failing`: the cell is expected to raise. */
-async function run(client: Client, session_id: string, code: string, failing = false): Promise<Record<string, unknown>> {
-  const result = (await client.callTool({ name: 'execute_code', arguments: { session_id, code } }, { timeout: 300_000 })) as CallToolResult;
+async function run(
+  client: Client,
+  session_id: string,
+  code: string,
+  failing = false,
+  timeout_seconds?: number,
+): Promise<Record<string, unknown>> {
+  const result = (await client.callTool(
+    { name: 'execute_code', arguments: { session_id, code, timeout_seconds } },
+    { timeout: 300_000 },
+  )) as CallToolResult;
   const reply = structured(result);
   if (!failing) assert.equal(reply.error, null, JSON.stringify(reply.error));
   return reply;
@@ -78,7 +85,8 @@ async function run(client: Client, session_id: string, code: string, failing = f
 /** The text of every cell's outputs on the page, in order. */
 const outputsText = (page: Page) => page.$$eval('.cell .outputs', (nodes) => nodes.map((n) => n.textContent ?? ''));
 
-describe('browser view over --http', { skip }, () => {
+/** The main scenarios, in one browser: a server of its own, so each browser sees the same notebook from cell 1. */
+const viewOverHttp = (target: BrowserTarget) => () => {
   let server: RunningHttp;
   let client: Client;
   let browser: Browser;
@@ -95,13 +103,12 @@ describe('browser view over --http', { skip }, () => {
     origin = server.url.origin;
     client = await connectHttp(server.url, TOKEN);
     session = structured((await client.callTool({ name: 'create_session', arguments: {} })) as CallToolResult).session_id as string;
-    browser = await launch();
-    page = await browser.newPage();
-    await page.setViewport({ width: 1200, height: 900 });
+    browser = await browsers.get(target);
+    page = await newPage(browser);
   });
 
   after(async () => {
-    await browser?.close();
+    await page?.close();
     await client?.close();
     await server?.stop();
   });
@@ -126,45 +133,45 @@ describe('browser view over --http', { skip }, () => {
   it('shows cells as they run, without reload: output, the running time, an error with its traceback, a figure', async () => {
     await page.goto(`${origin}/view/${session}?token=${TOKEN}`);
     assert.equal(new URL(page.url()).search, '', 'the token left the URL');
-    await page.waitForFunction(() => document.querySelector('.badge')?.textContent === 'idle');
+    await waitUntil(page, () => document.querySelector('.badge')?.textContent === 'idle');
     const csp = (await get(`${origin}/view/${session}`, { authorization: `Bearer ${TOKEN}` })).headers['content-security-policy'];
     assert.match(String(csp), /script-src 'self'/);
 
     await run(client, session, 'print("hello view")\n6 * 7');
     const replied = Date.now();
-    await page.waitForFunction(() => [...document.querySelectorAll('.cell .outputs')].some((n) => n.textContent?.includes('hello view')), {
-      polling: 10,
+    await waitUntil(page, () => [...document.querySelectorAll('.cell .outputs')].some((n) => n.textContent?.includes('hello view')), {
+      interval: 10,
     });
     const latency = Date.now() - replied;
     assert.ok(latency < 250, `the cell showed ${latency} ms after the reply`);
     assert.match((await outputsText(page)).at(-1)!, /hello view[\s\S]*Out\[1\]:42/);
 
     // A cell that prints for over a second: shown as running, with its elapsed time against its limit, then its lines.
-    const slow = run(client, session, 'import time\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(0.4)');
-    // Polled on a timer: requestAnimationFrame (puppeteer's default) can stall in a headless page and miss the window.
-    await page.waitForFunction(
-      () => /running for [\d.]+ s of 30 s/.test(document.querySelector('.cell.running .meta')?.textContent ?? ''),
-      {
-        polling: 20,
-      },
+    // (A busy wait: time.sleep returns at once on the legacy runtime, where these sessions run offline.)
+    const slow = run(
+      client,
+      session,
+      'import time\nfor i in range(3):\n    print("tick", i, flush=True)\n    end = time.perf_counter() + 0.4\n    while time.perf_counter() < end:\n        pass',
     );
+    // Polled on a timer: requestAnimationFrame (puppeteer's default) can stall in a headless page and miss the window.
+    await waitUntil(page, () => /running for [\d.]+ s of 30 s/.test(document.querySelector('.cell.running .meta')?.textContent ?? ''));
     await slow;
-    await page.waitForFunction(() => !document.querySelector('.cell.running'));
+    await waitUntil(page, () => !document.querySelector('.cell.running'));
     assert.match((await outputsText(page)).at(-1)!, /tick 0\ntick 1\ntick 2/);
 
     await run(client, session, 'def f():\n    return 1 / 0\nf()', true);
-    await page.waitForFunction(() => document.querySelectorAll('.cell.failed').length === 1);
+    await waitUntil(page, () => document.querySelectorAll('.cell.failed').length === 1);
     const error = await page.$eval('.cell.failed .error', (n) => n.textContent ?? '');
     assert.match(error, /ZeroDivisionError: division by zero/);
     assert.match(error, /Traceback[\s\S]*in f/);
 
     await run(client, session, 'import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()');
-    await page.waitForFunction(() => {
+    await waitUntil(page, () => {
       const img = document.querySelector('img.figure');
       return img !== null && img.complete && img.naturalWidth > 100;
     });
-    await page.waitForFunction(() => /memory \d+ MB/.test(document.querySelector('.memory')?.textContent ?? ''));
-    await page.screenshot({ path: join(OUT, 'notebook.png'), fullPage: true });
+    await waitUntil(page, () => /memory \d+ MB/.test(document.querySelector('.memory')?.textContent ?? ''));
+    await page.screenshot({ path: join(OUT, `notebook-${target.name}.png`), fullPage: true });
   });
 
   it('keeps session HTML and scripts away from the page, the cookie and the API', async () => {
@@ -172,7 +179,7 @@ describe('browser view over --http', { skip }, () => {
       '<b id="evil">evil</b><script>window.top.pwned = 1; parent.document.title = "pwned";</script>' +
       '<img src="x" onerror="window.top.pwned = 2; parent.document.title = document.cookie">';
     await run(client, session, `from IPython.display import HTML\ndisplay(HTML(${JSON.stringify(evil)}))`);
-    await page.waitForFunction(() => document.querySelectorAll('iframe.html-frame').length === 1);
+    await waitUntil(page, () => document.querySelectorAll('iframe.html-frame').length === 1);
     const frameAttrs = await page.$eval('iframe.html-frame', (f) => ({ sandbox: f.getAttribute('sandbox'), src: f.getAttribute('src') }));
     assert.equal(frameAttrs.sandbox, '', 'no allow-scripts, no allow-same-origin');
     // The frame rendered the HTML (as text and markup, in its own document)...
@@ -217,8 +224,107 @@ describe('browser view over --http', { skip }, () => {
 
   it('lists the session on /view', async () => {
     await page.goto(`${origin}/view`);
-    await page.waitForFunction((id) => document.querySelector('.session-link')?.textContent === id, {}, session);
-    await page.screenshot({ path: join(OUT, 'sessions.png') });
+    await waitUntil(page, (id) => document.querySelector('.session-link')?.textContent === id, {}, session);
+    await page.screenshot({ path: join(OUT, `sessions-${target.name}.png`) });
+  });
+};
+
+for (const target of BROWSERS) describe(`browser view over --http, in ${target.name}`, { skip: target.skip }, viewOverHttp(target));
+
+const INSTALLED = BROWSERS.filter((b) => !b.skip);
+
+const noBrowser = INSTALLED.length === 0 ? 'no browser found (see above)' : false;
+
+describe('a Plotly chart in the view, live in each browser', { skip: noBrowser }, () => {
+  let server: RunningHttp;
+  let client: Client;
+  let session: string;
+  const pages: { target: BrowserTarget; page: Page }[] = [];
+
+  before(async () => {
+    // Plotly is in the legacy runtime's offline set (plotly 4.14, docs/runtimes.md), not in the modern one's.
+    server = await startHttp(['--runtime', 'legacy'], { PYODIDE_MCP_AUTH_TOKEN: TOKEN, PYODIDE_MCP_MAX_TOTAL_MEMORY_MB: '65536' });
+    client = await connectHttp(server.url, TOKEN);
+    session = structured((await client.callTool({ name: 'create_session', arguments: {} })) as CallToolResult).session_id as string;
+    for (const target of INSTALLED) {
+      const page = await newPage(await browsers.get(target));
+      pages.push({ target, page });
+    }
+  });
+  after(async () => {
+    await Promise.all(pages.map(({ page }) => page.close()));
+    await client?.close();
+    await server?.stop();
+  });
+
+  it('appears without reload, drawn by plotly.js, answers the mouse, and cannot read the cookie or call the API', async () => {
+    for (const { page } of pages) {
+      await page.goto(`${server.url.origin}/view/${session}?token=${TOKEN}`);
+      await waitUntil(page, () => document.querySelector('.badge')?.textContent === 'idle');
+    }
+    // One Plotly cell for the whole file: its first import takes about 20 s on the legacy runtime.
+    const reply = await run(
+      client,
+      session,
+      "import plotly.graph_objects as go\nfig = go.Figure(go.Scatter(x=[1, 2, 3], y=[4, 1, 7], mode='lines+markers', name='trend'))\nfig.show()",
+      false,
+      240,
+    );
+    const display = reply.display as { mime_type: string; path?: string }[];
+    assert.deepEqual(
+      display.map((d) => [d.mime_type, d.path]),
+      [['text/html', `figures/cell${String(reply.execution_count)}_1.html`]],
+    );
+
+    for (const { target, page } of pages) {
+      const handle = await page.waitForSelector('iframe.html-frame.chart', { timeout: 10_000 });
+      assert.equal(
+        await handle!.evaluate((f) => f.getAttribute('sandbox')),
+        'allow-scripts',
+        `${target.name}: scripts, no allow-same-origin`,
+      );
+      const frame = (await handle!.contentFrame())!;
+      // plotly.js (inlined in the file, 3.5 MB) ran in the frame and drew the figure: its SVG with the trace's points.
+      await frame.waitForSelector('svg.main-svg .scatterlayer .trace .point', { timeout: 120_000 });
+      assert.equal((await frame.$$('.scatterlayer .trace .point')).length, 3, target.name);
+      // Live: the mouse over the last point shows plotly's hover label with its value. (The point's place is worked
+      // out here: puppeteer's hover of an element in a frame asks Firefox 140 for a locator it does not have.)
+      await handle!.evaluate((f) => f.scrollIntoView({ block: 'center' }));
+      const inner = await handle!.evaluate((f) => {
+        const box = f.getBoundingClientRect();
+        return { x: box.x + f.clientLeft, y: box.y + f.clientTop };
+      });
+      const point = await frame.evaluate(() => {
+        const box = document.querySelectorAll('.scatterlayer .trace .point')[2].getBoundingClientRect();
+        return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      });
+      await page.mouse.move(inner.x + point.x, inner.y + point.y);
+      await waitUntil(frame, () => /7/.test(document.querySelector('.hoverlayer')?.textContent ?? ''), { timeout: 10_000 });
+      await page.screenshot({ path: join(OUT, `plotly-${target.name}.png`) });
+
+      // The chart's frame is an opaque origin: no cookie, no page, no view API (its CSP has no connect-src either).
+      const reach = await frame.evaluate(async () => {
+        const attempt = async (what: () => unknown) => {
+          try {
+            return String(await what());
+          } catch (error) {
+            return `threw ${(error as { name: string }).name}`;
+          }
+        };
+        return {
+          origin: String(window.origin),
+          cookie: await attempt(() => document.cookie),
+          parent: await attempt(() => window.parent.document.title),
+          api: await attempt(async () => (await fetch('/view/api/sessions', { credentials: 'include' })).status),
+        };
+      });
+      assert.equal(reach.origin, 'null', target.name);
+      assert.match(reach.cookie, /^threw SecurityError/, `${target.name}: no cookie readable (got ${reach.cookie})`);
+      assert.match(reach.parent, /^threw SecurityError/, target.name);
+      // No answer: the frame's CSP has no connect-src (and the API would refuse it: no cookie, not same-origin).
+      assert.match(reach.api, /^threw TypeError$/, `${target.name}: the view API is out of reach (got ${reach.api})`);
+      assert.doesNotMatch(await page.title(), /pwned/);
+    }
   });
 });
 
@@ -253,16 +359,15 @@ describe('browser view with tenants (--auth-token-file)', () => {
   });
 });
 
-describe('browser view in stdio mode (--view)', { skip }, () => {
+describe('browser view in stdio mode (--view)', { skip: CHROMIUM.skip }, () => {
   let h: Harness;
   let browser: Browser;
 
   before(async () => {
     h = await startServer(['--view', '127.0.0.1:0', '--view-control']);
-    browser = await launch();
+    browser = await browsers.get(CHROMIUM);
   });
   after(async () => {
-    await browser?.close();
     await h?.client.close();
   });
 
@@ -291,5 +396,6 @@ describe('browser view in stdio mode (--view)', { skip }, () => {
     await page.waitForFunction(() => document.querySelector('.cell.running') === null && document.querySelectorAll('.cell').length === 3);
     const after = structured(await h.call('execute_code', { session_id: created.session_id, code: 'msg' }));
     assert.equal(after.result, "'from stdio'");
+    await page.close();
   });
 });
