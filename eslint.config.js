@@ -36,10 +36,18 @@ export default defineConfig(
     files: ['view/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
-        ['document', 'window', 'fetch', 'setInterval', 'clearInterval', 'setTimeout', 'EventSource', 'URL'].map((name) => [
-          name,
-          'readonly',
-        ]),
+        [
+          'document',
+          'window',
+          'fetch',
+          'setInterval',
+          'clearInterval',
+          'setTimeout',
+          'clearTimeout',
+          'EventSource',
+          'URL',
+          'ResizeObserver',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },

@@ -18,6 +18,7 @@ import { IDENTIFIER, type Parameter } from '../wire/contract.js';
 import { PyodideMcpError } from '../errors.js';
 import { executionOutputSchema, runCellAndReply } from './execution-reply.js';
 import { checkedCall } from './tools/call-function.js';
+import { CELL_APP_TOOL_META } from '../view/mcp-apps.js';
 import { toolReply, optionalArg, orNull, type ToolDeps } from './tools/shared.js';
 
 /** What a registered tool may be called. */
@@ -134,6 +135,8 @@ export class DynamicTools {
           inputSchema: z.strictObject(shape),
           outputSchema: config.structuredContent ? executionOutputSchema : undefined,
           annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+          // A call runs a cell like call_function: MCP Apps hosts show its result as one (src/view/mcp-apps.ts).
+          _meta: CELL_APP_TOOL_META,
         },
         toolReply(this.deps, async (input: Record<string, unknown>, extra) => {
           const args: unknown[] = [];

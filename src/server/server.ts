@@ -13,7 +13,7 @@ import { cacheToolList, ToolListCache } from './tool-list-cache.js';
 import { applyToolProfile } from './tool-profile.js';
 import { TOOL_NAMES, TOOLS, type ToolEntry } from './tools/index.js';
 import { registerSessionFileResources } from './resources.js';
-import { registerCellApp } from '../view/cell-app.js';
+import { registerMcpApps } from '../view/mcp-apps.js';
 import type { ToolDeps } from './tools/shared.js';
 
 export interface CreatedServer {
@@ -85,7 +85,7 @@ export function createServer(
   }
   applyToolProfile(tools, config);
   registerSessionFileResources(server, sessions, config.maxReplyBytes);
-  registerCellApp(server);
+  registerMcpApps(server);
   // Last: the SDK's tools/list handler exists once a tool is registered, and a change made without the SDK's update()
   // (outputSchema above) does not drop the cache, so it must come before the first tools/list.
   cacheToolList(server, options.shared?.toolList);

@@ -56,7 +56,7 @@ describe('createMcpServer', () => {
     assert.deepEqual((await call(bob, 'list_sessions')).structuredContent, { sessions: [] });
     assert.equal(((await call(alice, 'list_sessions')).structuredContent as { sessions: unknown[] }).sessions.length, 1);
     await call(alice, 'write_file', { session_id: id, path: 'a.txt', content: 'mine' });
-    // Session files only (every server also lists its ui:// cell view, src/view/cell-app.ts).
+    // Session files only (every server also lists its ui:// views, src/view/mcp-apps.ts).
     const files = async (client: typeof bob) => (await client.listResources()).resources.filter((r) => r.uri.startsWith('session://'));
     assert.equal((await files(bob)).length, 0);
     await assert.rejects(bob.readResource({ uri: `session://${id}/a.txt` }), /SESSION_NOT_FOUND/);

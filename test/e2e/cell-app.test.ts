@@ -14,7 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Browser, Frame, Page } from 'puppeteer-core';
 import { BROWSERS, newPage, waitUntil, type BrowserTarget } from '../browsers.js';
 import { startServer, type Harness } from '../helpers.js';
-import { CELL_APP_URI, MCP_APP_MIME_TYPE } from '../../src/view/cell-app.js';
+import { CELL_APP_URI, MCP_APP_MIME_TYPE, SESSION_APP_URI } from '../../src/view/mcp-apps.js';
 
 // The functions given to page.evaluate run in the browser (the build has no DOM lib).
 declare const document: any;
@@ -34,13 +34,15 @@ describe('MCP Apps: the cell view', () => {
     await h?.close();
   });
 
-  it('links execute_code, run_file and call_function to the ui:// resource, and only them', async () => {
+  it('links execute_code, run_file and call_function to the ui:// resource (export_notebook to the session view), and only them', async () => {
     const { tools } = await h.client.listTools();
     for (const tool of tools) {
       const meta = tool._meta as Record<string, any> | undefined;
       if (LINKED.includes(tool.name)) {
         assert.equal(meta?.ui?.resourceUri, CELL_APP_URI, tool.name);
         assert.equal(meta?.['ui/resourceUri'], CELL_APP_URI, `${tool.name}: the older flat key too`);
+      } else if (tool.name === 'export_notebook') {
+        assert.equal(meta?.ui?.resourceUri, SESSION_APP_URI, tool.name); // test/e2e/session-app.test.ts
       } else {
         assert.equal(meta?.ui, undefined, tool.name);
       }
@@ -73,8 +75,23 @@ describe('MCP Apps: the cell view', () => {
     html = content.text ?? '';
     assert.match(html, /^<!doctype html>/i);
     assert.match(html, /<\/html>\s*$/);
-    assert.match(html, /http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+';/);
+    assert.match(
+      html,
+      /http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+' 'sha256-[A-Za-z0-9+/=]+';/,
+    );
+    assert.doesNotMatch(html, /<script src=|<link /, 'the shared script and style are inlined');
     assert.doesNotMatch(html, /(src|href)="https?:/, 'nothing from the network');
+  });
+
+  it('links the tools register_tool makes to the cell view (their call runs a cell)', async () => {
+    const id = (await h.ok('create_session', {})).session_id as string;
+    await h.ok('execute_code', { session_id: id, code: 'def double(x: int):\n    return 2 * x' });
+    await h.ok('register_tool', { session_id: id, function: 'double' });
+    const tool = (await h.client.listTools()).tools.find((t) => t.name === 'double');
+    assert.equal((tool?._meta as any)?.ui?.resourceUri, CELL_APP_URI);
+    assert.equal((tool?._meta as any)?.['ui/resourceUri'], CELL_APP_URI);
+    await h.ok('close_session', { session_id: id });
+    assert.ok(!(await h.client.listTools()).tools.some((t) => t.name === 'double'), 'gone with its session');
   });
 
   it('hosts without MCP Apps get the reply blocks as before: the readable text first', async () => {
@@ -102,10 +119,13 @@ describe('MCP Apps: the cell view', () => {
       await browser?.close();
     });
 
-    /** Mounts the app in a new sandboxed frame of the host page and sends it the call's arguments and result. */
-    async function mount(args: Record<string, unknown>, result: CallToolResult): Promise<Frame> {
+    /**
+     * Mounts the app in a new sandboxed frame of the host page and sends it the call's arguments and result;
+     * `hostContext` is what the host tells the app at ui/initialize (e.g. toolInfo: the tool that was called).
+     */
+    async function mount(args: Record<string, unknown>, result: CallToolResult, hostContext: object = {}): Promise<Frame> {
       const index = await page.evaluate(
-        (appHtml: string, toolArgs: any, toolResult: any) => {
+        (appHtml: string, toolArgs: any, toolResult: any, context: any) => {
           window.messages ??= [];
           const frame = document.createElement('iframe');
           frame.setAttribute('sandbox', 'allow-scripts'); // as hosts do: scripts, an opaque origin
@@ -123,7 +143,7 @@ describe('MCP Apps: the cell view', () => {
                   protocolVersion: '2026-01-26',
                   hostInfo: { name: 'test-host', version: '1' },
                   hostCapabilities: {},
-                  hostContext: {},
+                  hostContext: context,
                 },
               });
             } else if (message.method === 'ui/notifications/size-changed') {
@@ -139,6 +159,7 @@ describe('MCP Apps: the cell view', () => {
         html,
         args,
         result as any,
+        hostContext as any,
       );
       const handle = (await page.$$('body > iframe'))[index];
       const frame = (await handle.contentFrame())!;
@@ -193,6 +214,29 @@ describe('MCP Apps: the cell view', () => {
       await page.screenshot({ path: join(OUT, `cell-${target.name}.png`), fullPage: true });
     });
 
+    it('renders the result of a tool register_tool made, named by the tool and its arguments', async () => {
+      const name = `rect_area_${target.name.toLowerCase()}`; // the browsers share the session: a tool each
+      await h.ok('execute_code', {
+        session_id: session,
+        code: 'def area(w: float, h: float = 1.0):\n    "Area of a rectangle."\n    print("computing", w, h)\n    return w * h',
+      });
+      await h.ok('register_tool', { session_id: session, function: 'area', name });
+      const tool = (await h.client.listTools()).tools.find((t) => t.name === name)!;
+      assert.equal((tool._meta as any)?.ui?.resourceUri, CELL_APP_URI);
+      const args = { w: 3, h: 2 };
+      const result = (await h.call(name, args)) as CallToolResult;
+      assert.ok(!result.isError, JSON.stringify(result.content).slice(0, 300));
+      // A host passes the tool that was called in hostContext.toolInfo (the spec's HostContext).
+      const frame = await mount(args, result, { toolInfo: { tool } });
+      const shown = await frame.evaluate(() => ({
+        code: document.querySelector('pre.code')?.textContent,
+        stdout: document.querySelector('pre.stdout')?.textContent,
+        out: document.querySelector('pre.out')?.textContent,
+      }));
+      assert.deepEqual(shown, { code: `${name}(w=3, h=2)`, stdout: 'computing 3 2\n', out: '6' });
+      await h.ok('unregister_tool', { name });
+    });
+
     it('shows an error with its traceback', async () => {
       const args = { code: 'def f():\n    return 1 / 0\nf()', session_id: session };
       const frame = await mount(args, (await h.call('execute_code', args)) as CallToolResult);
@@ -211,7 +255,8 @@ describe('MCP Apps: the cell view', () => {
       await nested.waitForSelector('#evil');
       await new Promise((resolve) => setTimeout(resolve, 500)); // time for an onerror to fire, if it could
       assert.equal(await frame.evaluate(() => window.pwned), undefined, 'no script ran in the app');
-      assert.equal(await frame.evaluate(() => document.querySelectorAll('script').length), 1, "the app's own script only");
+      // The app's own scripts only: the shared one (view/app-common.js, inlined) and the cell's.
+      assert.equal(await frame.evaluate(() => document.querySelectorAll('script').length), 2, "the app's own scripts only");
       assert.equal(await frame.evaluate(() => document.querySelector('#evil')), null, 'output HTML never in the app DOM');
       // The app's CSP itself: a script added to its document (as an injection would) does not run.
       const injected = await frame.evaluate(async () => {
@@ -221,7 +266,7 @@ describe('MCP Apps: the cell view', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
         return window.injected;
       });
-      assert.equal(injected, undefined, "only the app's own script runs (CSP by hash)");
+      assert.equal(injected, undefined, "only the app's own scripts run (CSP by hash)");
       assert.equal(await nested.evaluate(() => window.ran), undefined, 'scripts do not run in the output frame');
       const messages = await page.evaluate(() => window.messages.map((m: any) => (typeof m === 'string' ? m : m.method)));
       assert.ok(!messages.includes('pwned'), 'the output reached the host with no message');

@@ -5,7 +5,7 @@ import { PyodideMcpError } from '../../errors.js';
 import { timeoutFor } from '../../sessions/input-checks.js';
 import { executionOutputSchema, runCellAndReply } from '../execution-reply.js';
 import { checkedName } from '../namespace-reply.js';
-import { CELL_APP_TOOL_META } from '../../view/cell-app.js';
+import { CELL_APP_TOOL_META } from '../../view/mcp-apps.js';
 import { dottedNameField, toolReply, optionalArg, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerCallFunctionTool(server: McpServer, deps: ToolDeps): RegisteredTool {

@@ -6,7 +6,7 @@ import { executionOutputSchema, runCellAndReply } from '../execution-reply.js';
 import { pipInstallNames } from '../../python/pip-lines.js';
 import type { PackageFailure } from '../../wire/contract.js';
 import { installPackages } from './install-packages.js';
-import { CELL_APP_TOOL_META } from '../../view/cell-app.js';
+import { CELL_APP_TOOL_META } from '../../view/mcp-apps.js';
 import { toolReply, optionalSessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerExecuteCodeTool(server: McpServer, deps: ToolDeps): RegisteredTool {

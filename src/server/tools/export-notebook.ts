@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sessionPath } from '../../sessions/host-paths.js';
 import { notebookBytes } from '../notebook-export.js';
+import { SESSION_APP_TOOL_META } from '../../view/mcp-apps.js';
 import { countField, fileRefSchema, toolReply, ok, optionalArg, pathField, sessionIdField, type ToolDeps } from './shared.js';
 
 const DEFAULT_PATH = 'notebook.ipynb';
@@ -30,6 +31,8 @@ export function registerExportNotebookTool(server: McpServer, deps: ToolDeps): R
         cleared_by_reset: countField('Cells run before the last reset_session, not included'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      // MCP Apps hosts show the notebook it wrote, inline (src/view/mcp-apps.ts).
+      _meta: SESSION_APP_TOOL_META,
     },
     toolReply(deps, async ({ session_id, path, overwrite }) => {
       const target = sessionPath(path ?? DEFAULT_PATH);

@@ -8,7 +8,7 @@ import { sessionPath } from '../../sessions/host-paths.js';
 import { timeoutFor } from '../../sessions/input-checks.js';
 import { executionOutputSchema, runCellAndReply } from '../execution-reply.js';
 import { runNotebook } from '../notebook-run.js';
-import { CELL_APP_TOOL_META } from '../../view/cell-app.js';
+import { CELL_APP_TOOL_META } from '../../view/mcp-apps.js';
 import { toolReply, optionalArg, pathField, sessionIdField, timeoutField, type ToolDeps } from './shared.js';
 
 export function registerRunFileTool(server: McpServer, deps: ToolDeps): RegisteredTool {
