@@ -189,8 +189,11 @@ function notebookPage() {
     if (outcome.stdout) out.append(el('pre', 'stream stdout', outcome.stdout));
     if (outcome.stderr) out.append(el('pre', 'stream stderr', outcome.stderr));
     outcome.display.forEach((item, index) => out.append(displayNode(item, event.seq, index)));
-    if (outcome.result !== null)
-      out.append(el('div', 'result', el('div', 'prompt out', `Out[${outcome.execution_count}]:`), el('pre', null, outcome.result)));
+    if (outcome.result !== null) {
+      // A value with HTML of its own (a DataFrame's table) is shown as a notebook shows it: in a sandboxed frame.
+      const shown = outcome.result_html ? htmlFrame(`${api('html')}?seq=${event.seq}&item=result`, '') : el('pre', null, outcome.result);
+      out.append(el('div', 'result', el('div', 'prompt out', `Out[${outcome.execution_count}]:`), shown));
+    }
     if (outcome.error) {
       const { type, message, traceback } = outcome.error;
       out.append(el('pre', 'error', el('strong', null, `${type}: ${message}`), traceback ? `\n${traceback}` : null));
@@ -214,6 +217,15 @@ function notebookPage() {
     }
   };
 
+  /** Security: session HTML only in a sandboxed frame (opaque origin); its document carries a sandbox CSP too. */
+  const htmlFrame = (src, sandbox, extraClass) => {
+    const frame = el('iframe', extraClass ? `html-frame ${extraClass}` : 'html-frame');
+    frame.setAttribute('sandbox', sandbox);
+    frame.setAttribute('referrerpolicy', 'no-referrer');
+    frame.src = src;
+    return frame;
+  };
+
   const displayNode = (item, seq, index) => {
     const fileUrl = (extra) => `${api('file')}?path=${encodeURIComponent(item.path)}${extra}`;
     if (item.path !== undefined && item.mime_type.startsWith('image/')) {
@@ -223,12 +235,9 @@ function notebookPage() {
       return img;
     }
     if (item.mime_type === 'text/html') {
-      // Security: session HTML only in a sandboxed frame (opaque origin); its document carries a sandbox CSP too.
-      const frame = el('iframe', item.path !== undefined ? 'html-frame chart' : 'html-frame');
-      frame.setAttribute('sandbox', item.path !== undefined ? 'allow-scripts' : '');
-      frame.setAttribute('referrerpolicy', 'no-referrer');
-      frame.src = item.path !== undefined ? fileUrl('&frame=1') : `${api('html')}?seq=${seq}&item=${index}`;
-      return frame;
+      return item.path !== undefined
+        ? htmlFrame(fileUrl('&frame=1'), 'allow-scripts', 'chart')
+        : htmlFrame(`${api('html')}?seq=${seq}&item=${index}`, '');
     }
     if (item.text !== undefined) return el('pre', 'display', item.text);
     const link = el('a', null, item.path);

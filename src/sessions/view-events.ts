@@ -28,7 +28,8 @@ export type ViewEventBody =
   | {
       kind: 'cell_finished';
       cell: number;
-      outcome: HistoryOutcome;
+      /** `result_html`: the last value's HTML, only when the session was watched as the cell ran (contract.ts). */
+      outcome: HistoryOutcome & { result_html?: string | null };
       /** Workspace paths the cell created or modified. */
       files: string[];
       /** Packages the cell's imports loaded. */
@@ -350,12 +351,12 @@ export class ViewEvents {
     this.stopRunning(id);
     const log = this.logs.get(id);
     if (!log || cell === null) return;
-    const { stdout, stderr, result, error, execution_count, display } = ran.outcome;
+    const { stdout, stderr, result, error, execution_count, display, result_html } = ran.outcome;
     const files = ran.outcome.changes.written.map((f) => f.path).slice(0, FILES_KEPT);
     this.emit(log, {
       kind: 'cell_finished',
       cell,
-      outcome: { stdout, stderr, result, error, execution_count, display },
+      outcome: { stdout, stderr, result, error, execution_count, display, ...(result_html ? { result_html } : {}) },
       files,
       packages: ran.outcome.loaded_packages.slice(0, FILES_KEPT),
       interrupted: ran.interrupted,

@@ -180,15 +180,16 @@ export function createViewHandler(options: ViewOptions): ViewHandler {
     });
   };
 
-  /** A text/html display item of a finished cell, as its own sandboxed document. */
+  /** A text/html display item of a finished cell (`item=<n>`), or its last value's HTML (`item=result`), as its own sandboxed document. */
   const html = (res: ServerResponse, log: SessionEventLog, url: URL) => {
     const seq = Number(url.searchParams.get('seq'));
-    const item = Number(url.searchParams.get('item'));
+    const item = url.searchParams.get('item');
     const event = log.since(seq - 1).find((e) => e.seq === seq);
-    const display = event?.kind === 'cell_finished' ? event.outcome.display[item] : undefined;
-    if (!display || display.mime_type !== 'text/html' || display.text === undefined)
-      return text(res, 404, 'No such output (it may have been dropped).');
-    send(res, 200, 'text/html; charset=utf-8', `<!doctype html><meta charset="utf-8">${display.text}`, {
+    if (event?.kind !== 'cell_finished') return text(res, 404, 'No such output (it may have been dropped).');
+    const display = item === 'result' ? undefined : event.outcome.display[Number(item)];
+    const markup = item === 'result' ? event.outcome.result_html : display?.mime_type === 'text/html' ? display.text : undefined;
+    if (typeof markup !== 'string') return text(res, 404, 'No such output (it may have been dropped).');
+    send(res, 200, 'text/html; charset=utf-8', `<!doctype html><meta charset="utf-8">${markup}`, {
       'content-security-policy': HTML_FRAME_CSP,
     });
   };

@@ -138,6 +138,11 @@ const cellOutcomeBase = z.object({
   failed_packages: z.array(packageFailureSchema).max(10_000),
   /** Figures and rich outputs, in the order they were shown. */
   display: z.array(displayOutputSchema),
+  /**
+   * The last value's HTML (a DataFrame's table), made only when the cell's output is streamed (someone watches the
+   * session in the view). For the view alone: never part of a tool's reply, the history or the saved state.
+   */
+  result_html: z.string().nullable().optional(),
 });
 export const cellOutcomeSchema = cellOutcomeBase.extend({ changes: fileChangesSchema });
 /** The answer to an `execute` / `run_file` request (the server adds session id, timing, file references). */

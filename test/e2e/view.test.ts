@@ -285,6 +285,19 @@ const viewOverHttp = (target: BrowserTarget) => () => {
     assert.ok(cells.some((c) => c.outputs.some((o) => o.output_type === 'error')));
   });
 
+  it('shows files written and deleted by tools outside cells, between the cells', async () => {
+    await page.goto(`${origin}/view/${session}`);
+    await waitUntil(page, () => document.querySelector('.badge')?.textContent === 'idle');
+    const call = async (name: string, args: Record<string, unknown>) =>
+      structured((await client.callTool({ name, arguments: { session_id: session, ...args } })) as CallToolResult);
+    await call('write_file', { path: 'tool-note.txt', content: 'from a tool' });
+    await call('delete_file', { path: 'tool-note.txt' });
+    await waitUntil(page, () => {
+      const lines = [...document.querySelectorAll('.session-event')].map((n) => n.textContent ?? '');
+      return lines.some((l) => /files written: \S*tool-note\.txt/.test(l)) && lines.some((l) => /deleted: \S*tool-note\.txt/.test(l));
+    });
+  });
+
   it('lists the session on /view', async () => {
     await page.goto(`${origin}/view`);
     await waitUntil(page, (id) => document.querySelector('.session-link')?.textContent === id, {}, session);

@@ -94,6 +94,8 @@ class Session:
             "error": None,
             "task": None,
             "tasks_before": current_tasks(),
+            # Someone watches this session in the view: its last value's HTML is made for the view too.
+            "rich": bool(request.get("stream")),
         }
         sys.stdout, sys.stderr = stdout, stderr
         try:
@@ -139,6 +141,7 @@ class Session:
             raise RuntimeError("no cell is running")
         limits, stdout, stderr = cell["limits"], cell["stdout"], cell["stderr"]
         result = None
+        result_html = None
         error = cell["error"]
         try:
             task = cell["task"]
@@ -162,6 +165,8 @@ class Session:
                 if not self.rich_output.show_value(value):
                     self.outputs.show_rich(value, html=False)
                     result = repr(value)
+                    if cell["rich"]:
+                        result_html = _html_of(value, limits["result"])
         except BaseException as exc:  # noqa: B036
             error = self._describe(exc)
         finally:
@@ -201,6 +206,7 @@ class Session:
                 "execution_count": self.execution_count,
                 "truncated": truncated or None,
                 "display": self.outputs.items,
+                "result_html": result_html,
             }
         )
 
@@ -256,3 +262,18 @@ class Session:
             "message": message,
             "traceback": "".join(lines),
         }
+
+
+def _html_of(value, limit):
+    """A value's own HTML (pandas' table for a DataFrame), or None: none, not a string, it raised, or longer than
+    `limit` (cut HTML would be broken markup; the view shows the text repr then)."""
+    method = getattr(type(value), "_repr_html_", None)
+    if method is None:
+        return None
+    try:
+        html = method(value)
+    except Exception:
+        return None
+    if not isinstance(html, str) or len(html) > limit:
+        return None
+    return html
