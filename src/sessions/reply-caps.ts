@@ -37,7 +37,9 @@ export function capOutcome(outcome: CellOutcome, limits: OutputLimits): CellOutc
     stderr: cap('stderr', outcome.stderr, limits.stderr),
     result: outcome.result === null ? null : cap('result', outcome.result, limits.result),
     // For the view only: dropped, not cut, past the result's limit (cut HTML would be broken markup).
-    result_html: typeof outcome.result_html === 'string' && outcome.result_html.length <= limits.result ? outcome.result_html : null,
+    ...(outcome.result_html !== undefined
+      ? { result_html: typeof outcome.result_html === 'string' && outcome.result_html.length <= limits.result ? outcome.result_html : null }
+      : {}),
     error,
     display,
     failed_packages: capFailures(outcome.failed_packages),

@@ -32,6 +32,12 @@ describe('reply caps', () => {
     assert.deepEqual(capOutcome({ ...base, stdout: 'fine' }, limits), { ...base, stdout: 'fine' });
   });
 
+  it("keeps a value's HTML (for the view) within the result's limit, and drops it past the limit rather than cut it", () => {
+    assert.equal(capOutcome({ ...base, result: 'df', result_html: '<table>' }, limits).result_html, '<table>');
+    assert.equal(capOutcome({ ...base, result: 'df', result_html: '<table></table>' }, limits).result_html, null);
+    assert.equal('result_html' in capOutcome(base, limits), false);
+  });
+
   it('shrinks the longest strings until a budget holds', () => {
     const reply = { stdout: 'a'.repeat(10_000), nested: { text: 'b'.repeat(5_000) }, small: 'c' };
     const cut = shrinkLongestStrings(reply, () => jsonBytes(reply) <= 4_000);
