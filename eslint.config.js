@@ -32,8 +32,9 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-unsafe-function-type': 'off' },
   },
   {
-    // The browser view's page (docs/view.md): plain JavaScript that runs in the browser.
-    files: ['view/**/*.js'],
+    // The browser view's page and the MCP Apps' code (docs/view.md), and the loader a Plotly chart file ends with:
+    // plain JavaScript that runs in the browser.
+    files: ['view/**/*.js', 'workers/python/plotly_chart.js'],
     languageOptions: {
       globals: Object.fromEntries(
         [
@@ -47,6 +48,13 @@ export default defineConfig(
           'EventSource',
           'URL',
           'ResizeObserver',
+          'DOMParser',
+          'crypto',
+          'TextEncoder',
+          'TextDecoder',
+          'atob',
+          'btoa',
+          'Plotly',
         ].map((name) => [name, 'readonly']),
       ),
     },

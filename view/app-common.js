@@ -3,7 +3,8 @@
 // file into each app (src/view/mcp-apps.ts), whose CSP runs it by hash. Plain JavaScript, no build, no network.
 // Security: everything the apps show came from a Python session (attacker-controlled). It enters the DOM as text
 // (textContent) or as a data: image (an image document runs no script and loads nothing, SVG included); HTML only in
-// an <iframe sandbox srcdoc> without allow-scripts or allow-same-origin, under this page's CSP too.
+// an <iframe sandbox srcdoc> without allow-scripts or allow-same-origin, under this page's CSP too; a Plotly chart in
+// one with allow-scripts (still no allow-same-origin), where the CSP runs plotly.js and the chart's loader alone.
 window.pyodideMcpApp = (() => {
   'use strict';
 
@@ -32,6 +33,90 @@ window.pyodideMcpApp = (() => {
     frame.setAttribute('referrerpolicy', 'no-referrer');
     frame.srcdoc = html;
     return frame;
+  };
+
+  /**
+   * A Plotly chart file (workers/python/rich_output.py) live, in a frame with allow-scripts and no allow-same-origin
+   * (an opaque origin, under this page's CSP too, so nothing is fetched): only when each script the chart needs is one
+   * this page's CSP allows by hash (plotly_chart.js and a known plotly.js, src/view/plotly-scripts.ts), since no other
+   * would run. Resolves to the frame, or to null when the file is no chart this view can draw.
+   */
+  const plotlyFrame = async (html) => {
+    const policy = document.querySelector('meta[http-equiv="Content-Security-Policy"]');
+    const allowed = new Set([...(policy ? policy.content : '').matchAll(/'sha256-([A-Za-z0-9+/=]+)'/g)].map((m) => m[1]));
+    const parsed = new DOMParser().parseFromString(html, 'text/html'); // parsing runs nothing
+    if (!parsed.getElementById('pyodide-mcp-figure')) return null;
+    const scripts = [...parsed.querySelectorAll('script:not([type]), script[type="text/javascript"]')].map((s) => s.textContent);
+    if (scripts.length < 2) return null;
+    if (window.crypto && crypto.subtle) {
+      // The first two are plotly.js and the loader; a post_script after them would not run here, and need not.
+      for (const script of scripts.slice(0, 2)) {
+        const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(script)));
+        if (!allowed.has(btoa(String.fromCharCode(...digest)))) return null;
+      }
+    }
+    const frame = el('iframe', 'chart-frame');
+    frame.setAttribute('sandbox', 'allow-scripts');
+    frame.setAttribute('referrerpolicy', 'no-referrer');
+    frame.srcdoc = html;
+    return frame;
+  };
+
+  const bytesOf = (base64) => Uint8Array.from(atob(base64.replace(/\s/g, '')), (c) => c.charCodeAt(0));
+  const blockText = (result) =>
+    (result && Array.isArray(result.content) ? result.content : [])
+      .filter((b) => b && b.type === 'text' && typeof b.text === 'string')
+      .map((b) => b.text)
+      .join('\n');
+  /** How long a request through the host may take (a tool call waits for the session's turn). */
+  const REQUEST_TIMEOUT_MS = 120000;
+
+  /** A tool call through the host; an error reply rejects with its text. */
+  const callTool = async (app, name, args) => {
+    const result = await app.request('tools/call', { name, arguments: args }, REQUEST_TIMEOUT_MS);
+    if (!result || result.isError) throw new Error(blockText(result) || `${name} failed`);
+    return result;
+  };
+
+  /**
+   * A session file's text ({ sessionId, path, uri }): one resources/read when the host forwards it and the file fits a
+   * reply, else read_file's pages, at most `maxBytes` in all.
+   */
+  const readSessionFile = async (app, file, maxBytes) => {
+    let whole = 'no resource URI';
+    if (file.uri) {
+      try {
+        const read = await app.request('resources/read', { uri: file.uri }, REQUEST_TIMEOUT_MS);
+        const content = read && Array.isArray(read.contents) ? read.contents[0] : null;
+        if (content && typeof content.text === 'string') return content.text;
+        if (content && typeof content.blob === 'string') return new TextDecoder().decode(bytesOf(content.blob));
+        whole = 'no content';
+      } catch (error) {
+        whole = error.message;
+      }
+    }
+    // Bytes, not text, per page: a page may end inside a UTF-8 character.
+    const pages = [];
+    let offset = 0;
+    for (;;) {
+      const page = (await callTool(app, 'read_file', { session_id: file.sessionId, path: file.path, encoding: 'base64', offset }))
+        .structuredContent;
+      if (!page || typeof page.content !== 'string') throw new Error(`the file could not be read whole (${whole}) nor in pages`);
+      if (page.size > maxBytes) {
+        throw new Error(`${file.path} is ${page.size} bytes, more than this view reads (${maxBytes}); see the browser view (--view)`);
+      }
+      const bytes = bytesOf(page.content);
+      pages.push(bytes);
+      offset += bytes.length;
+      if (!page.truncated || bytes.length === 0) break;
+    }
+    const all = new Uint8Array(offset);
+    let at = 0;
+    for (const bytes of pages) {
+      all.set(bytes, at);
+      at += bytes.length;
+    }
+    return new TextDecoder().decode(all);
   };
 
   /**
@@ -102,5 +187,5 @@ window.pyodideMcpApp = (() => {
     return info && info.tool && typeof info.tool.name === 'string' ? info.tool.name : null;
   };
 
-  return { el, text, image, htmlFrame, connect, toolName };
+  return { el, text, image, htmlFrame, plotlyFrame, blockText, callTool, readSessionFile, connect, toolName };
 })();

@@ -11,11 +11,11 @@
  * Built on the SDK directly, not with @modelcontextprotocol/ext-apps/server: see docs/architecture.md "Why these
  * dependencies". The names and shapes are the spec's (ext-apps' specification/2026-01-26/apps.mdx, SEP-1865).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { PACKAGE_ROOT } from '../paths.js';
+import { plotlyHashSources, scriptHashSource } from './plotly-scripts.js';
 
 export const CELL_APP_URI = 'ui://pyodide-mcp/cell.html';
 export const SESSION_APP_URI = 'ui://pyodide-mcp/session.html';
@@ -89,7 +89,12 @@ export function appHtml(file: (typeof APPS)[number]['file']): string {
     .replace(SHARED_STYLE, () => `<style>\n${read('app-common.css')}</style>`)
     .replace(SHARED_SCRIPT, () => `<script>${read('app-common.js')}</script>`);
   const scripts = [...source.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-  const hashes = scripts.map((s) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`).join(' ');
+  // And the two scripts of a Plotly chart (src/view/plotly-scripts.ts), which run only in the chart's own frame
+  // (sandbox="allow-scripts", an opaque origin; the frame inherits this policy): never in the app's document, which
+  // has no element that holds them.
+  // 'unsafe-eval' because plotly.js 1.58 compiles code it generates (ndarray's and cwise's kernels) while it loads; it
+  // lets a running script turn strings into code, and only the scripts above can run: the app's own, which never do.
+  const hashes = [...scripts.map(scriptHashSource), ...plotlyHashSources(), "'unsafe-eval'"].join(' ');
   const csp =
     `default-src 'none'; script-src ${hashes}; style-src 'unsafe-inline'; img-src data:; ` +
     `frame-src 'self' about:; base-uri 'none'; form-action 'none'`;

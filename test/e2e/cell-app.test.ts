@@ -14,6 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Browser, Frame, Page } from 'puppeteer-core';
 import { BROWSERS, newPage, waitUntil, type BrowserTarget } from '../browsers.js';
 import { startServer, type Harness } from '../helpers.js';
+import { assertOutputRanNoScript, assertScriptsByHash, mountApp } from '../mcp-app-host.js';
 import { CELL_APP_URI, MCP_APP_MIME_TYPE, SESSION_APP_URI } from '../../src/view/mcp-apps.js';
 
 // The functions given to page.evaluate run in the browser (the build has no DOM lib).
@@ -75,10 +76,7 @@ describe('MCP Apps: the cell view', () => {
     html = content.text ?? '';
     assert.match(html, /^<!doctype html>/i);
     assert.match(html, /<\/html>\s*$/);
-    assert.match(
-      html,
-      /http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+' 'sha256-[A-Za-z0-9+/=]+';/,
-    );
+    assertScriptsByHash(html);
     assert.doesNotMatch(html, /<script src=|<link /, 'the shared script and style are inlined');
     assert.doesNotMatch(html, /(src|href)="https?:/, 'nothing from the network');
   });
@@ -119,50 +117,9 @@ describe('MCP Apps: the cell view', () => {
       await browser?.close();
     });
 
-    /**
-     * Mounts the app in a new sandboxed frame of the host page and sends it the call's arguments and result;
-     * `hostContext` is what the host tells the app at ui/initialize (e.g. toolInfo: the tool that was called).
-     */
+    /** Mounts the app as a host does (test/mcp-app-host.ts) and waits until it shows the cell. */
     async function mount(args: Record<string, unknown>, result: CallToolResult, hostContext: object = {}): Promise<Frame> {
-      const index = await page.evaluate(
-        (appHtml: string, toolArgs: any, toolResult: any, context: any) => {
-          window.messages ??= [];
-          const frame = document.createElement('iframe');
-          frame.setAttribute('sandbox', 'allow-scripts'); // as hosts do: scripts, an opaque origin
-          frame.style.cssText = 'width: 860px; height: 600px';
-          frame.srcdoc = appHtml;
-          window.addEventListener('message', (event: any) => {
-            if (event.source !== frame.contentWindow) return;
-            const message = event.data;
-            window.messages.push(message);
-            const reply = (m: any) => frame.contentWindow.postMessage({ jsonrpc: '2.0', ...m }, '*');
-            if (message.method === 'ui/initialize') {
-              reply({
-                id: message.id,
-                result: {
-                  protocolVersion: '2026-01-26',
-                  hostInfo: { name: 'test-host', version: '1' },
-                  hostCapabilities: {},
-                  hostContext: context,
-                },
-              });
-            } else if (message.method === 'ui/notifications/size-changed') {
-              frame.style.height = `${message.params.height}px`; // a host fits the frame to the cell
-            } else if (message.method === 'ui/notifications/initialized') {
-              reply({ method: 'ui/notifications/tool-input', params: { arguments: toolArgs } });
-              reply({ method: 'ui/notifications/tool-result', params: toolResult });
-            }
-          });
-          document.body.append(frame);
-          return document.querySelectorAll('iframe').length - 1;
-        },
-        html,
-        args,
-        result as any,
-        hostContext as any,
-      );
-      const handle = (await page.$$('body > iframe'))[index];
-      const frame = (await handle.contentFrame())!;
+      const frame = await mountApp(page, html, args, result, { hostContext });
       await waitUntil(frame, () => document.querySelector('.head') !== null, { timeout: 10_000 });
       return frame;
     }
@@ -253,23 +210,8 @@ describe('MCP Apps: the cell view', () => {
       const frame = await mount(args, (await h.call('execute_code', args)) as CallToolResult);
       const nested = (await (await frame.$('iframe.html-frame'))!.contentFrame())!;
       await nested.waitForSelector('#evil');
-      await new Promise((resolve) => setTimeout(resolve, 500)); // time for an onerror to fire, if it could
-      assert.equal(await frame.evaluate(() => window.pwned), undefined, 'no script ran in the app');
-      // The app's own scripts only: the shared one (view/app-common.js, inlined) and the cell's.
-      assert.equal(await frame.evaluate(() => document.querySelectorAll('script').length), 2, "the app's own scripts only");
-      assert.equal(await frame.evaluate(() => document.querySelector('#evil')), null, 'output HTML never in the app DOM');
-      // The app's CSP itself: a script added to its document (as an injection would) does not run.
-      const injected = await frame.evaluate(async () => {
-        const script = document.createElement('script');
-        script.textContent = 'window.injected = 1';
-        document.body.append(script);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        return window.injected;
-      });
-      assert.equal(injected, undefined, "only the app's own scripts run (CSP by hash)");
-      assert.equal(await nested.evaluate(() => window.ran), undefined, 'scripts do not run in the output frame');
+      await assertOutputRanNoScript(page, frame, nested);
       const messages = await page.evaluate(() => window.messages.map((m: any) => (typeof m === 'string' ? m : m.method)));
-      assert.ok(!messages.includes('pwned'), 'the output reached the host with no message');
       assert.ok(messages.includes('ui/notifications/size-changed'), 'the app tells the host its size');
     });
   };

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { startServer, textOf, type Harness } from '../helpers.js';
 import { HTML_OUTPUT_NOTE } from '../../src/server/execution-fit.js';
+import { KNOWN_PLOTLY_JS_SHA256, plotlyChartScript, scriptHashSource } from '../../src/view/plotly-scripts.js';
 
 const NETWORK =
   /\nSandbox: this sandbox has no network, by design\. Bring files in with the upload_file or write_file tools, and packages with the install_packages tool\.$/;
@@ -92,6 +93,14 @@ describe('legacy runtime: Plotly charts as files, sandbox errors without the ver
     );
     // plotly.js itself names cdn.plot.ly (map topologies it fetches only for geo charts): no script is loaded from it.
     assert.equal(page.result, '(True, False, True)', 'plotly.js inlined, no script loaded from elsewhere, the figure inside');
+    // Its scripts are the two the MCP App allows by hash (src/view/plotly-scripts.ts): the runtime's own plotly.js, and
+    // the loader that draws the figure from its data block. (This pins the known bundle to the real package.)
+    const hashes = await run(
+      'import base64, hashlib\n' +
+        "[base64.b64encode(hashlib.sha256(s.encode('utf-8')).digest()).decode() for s in re.findall(r'<script>(.*?)</script>', html, re.S)]",
+    );
+    const loader = scriptHashSource(plotlyChartScript()).slice("'sha256-".length, -1);
+    assert.equal(hashes.result, `['${KNOWN_PLOTLY_JS_SHA256['plotly 4.14.3 (legacy runtime)']}', '${loader}']`);
   });
 
   it("charts count against the session's file quota like any write", async () => {

@@ -15,6 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Browser, Frame, Page } from 'puppeteer-core';
 import { BROWSERS, newPage, waitUntil, type BrowserTarget } from '../browsers.js';
 import { startServer, textOf, type Harness } from '../helpers.js';
+import { assertOutputRanNoScript, assertScriptsByHash, hostApps, mountApp, type AppHost } from '../mcp-app-host.js';
 import { MCP_APP_MIME_TYPE, SESSION_APP_URI } from '../../src/view/mcp-apps.js';
 
 // The functions given to page.evaluate run in the browser (the build has no DOM lib).
@@ -75,10 +76,7 @@ describe('MCP Apps: the session view', () => {
     assert.match(html, /^<!doctype html>/i);
     assert.match(html, /<title>Python session<\/title>/);
     assert.match(html, /<\/html>\s*$/);
-    const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '';
-    assert.match(csp, /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+' 'sha256-[A-Za-z0-9+/=]+'; /, 'its two scripts by hash');
-    assert.match(csp, /img-src data:; /);
-    assert.doesNotMatch(csp, /script-src[^;]*unsafe/, 'no inline script but its own');
+    assertScriptsByHash(html);
     assert.doesNotMatch(html, /(src|href)="https?:/, 'nothing from the network');
     assert.doesNotMatch(html, /<script src=|<link /, 'the shared script and style are inlined');
   });
@@ -102,26 +100,13 @@ describe('MCP Apps: the session view', () => {
     let browser: Browser;
     let page: Page;
     let session = '';
-    /** The app's requests the host forwarded to the server, in order (method, and the tool's name for tools/call). */
-    const forwarded: string[] = [];
-    /** Methods the host refuses this time (as a host without serverResources would). */
-    let refused: string[] = [];
+    let host: AppHost;
 
     before(async () => {
       browser = await target.launch();
       page = await newPage(browser, { width: 900, height: 900 });
       // The host's side of the app's requests: the real server, through this test's SDK client.
-      await page.exposeFunction('forwardToServer', async (method: string, params: any) => {
-        if (refused.includes(method)) return { error: { code: -32601, message: `${method} is not available in this host` } };
-        forwarded.push(method === 'tools/call' ? `tools/call ${params.name}` : method);
-        try {
-          if (method === 'tools/call') return { result: await h.client.callTool(params, { timeout: 120_000 }) };
-          if (method === 'resources/read') return { result: await h.client.readResource(params) };
-          return { error: { code: -32601, message: `${method} is not forwarded` } };
-        } catch (error) {
-          return { error: { code: -32603, message: (error as Error).message } };
-        }
-      });
+      host = await hostApps(page, h.client);
       session = (await h.ok('create_session', {})).session_id as string;
     });
     after(async () => {
@@ -131,53 +116,11 @@ describe('MCP Apps: the session view', () => {
     const run = async (code: string) => (await h.call('execute_code', { session_id: session, code })) as CallToolResult;
 
     /**
-     * Mounts the app in a new sandboxed frame of the host page, sends it the call and its result, and waits until it
+     * Mounts the app as a host does (test/mcp-app-host.ts), forwarding its requests to the server, and waits until it
      * shows the notebook's cells, the export's error, or why it could not show the notebook.
      */
     async function mount(args: Record<string, unknown>, result: CallToolResult): Promise<Frame> {
-      const index = await page.evaluate(
-        (appHtml: string, toolArgs: any, toolResult: any) => {
-          window.messages ??= [];
-          // One app at a time, at the top of the page: a frame scrolled out of view gets no animation frames.
-          for (const old of document.querySelectorAll('body > iframe')) old.remove();
-          const frame = document.createElement('iframe');
-          frame.setAttribute('sandbox', 'allow-scripts'); // as hosts do: scripts, an opaque origin
-          frame.style.cssText = 'width: 860px; height: 600px';
-          frame.srcdoc = appHtml;
-          window.addEventListener('message', async (event: any) => {
-            if (event.source !== frame.contentWindow) return;
-            const message = event.data;
-            window.messages.push(message);
-            const reply = (m: any) => frame.contentWindow.postMessage({ jsonrpc: '2.0', ...m }, '*');
-            if (message.method === 'ui/initialize') {
-              reply({
-                id: message.id,
-                result: {
-                  protocolVersion: '2026-01-26',
-                  hostInfo: { name: 'test-host', version: '1' },
-                  hostCapabilities: { serverTools: {}, serverResources: {} },
-                  hostContext: {},
-                },
-              });
-            } else if (message.method === 'ui/notifications/size-changed') {
-              frame.style.height = `${message.params.height}px`;
-            } else if (message.method === 'ui/notifications/initialized') {
-              reply({ method: 'ui/notifications/tool-input', params: { arguments: toolArgs } });
-              reply({ method: 'ui/notifications/tool-result', params: toolResult });
-            } else if (message.id !== undefined && typeof message.method === 'string') {
-              // The app's own requests (tools/call, resources/read) go to the server, as a host forwards them.
-              reply({ id: message.id, ...(await window.forwardToServer(message.method, message.params)) });
-            }
-          });
-          document.body.append(frame);
-          return document.querySelectorAll('iframe').length - 1;
-        },
-        hosted,
-        args,
-        result as any,
-      );
-      const handle = (await page.$$('body > iframe'))[index];
-      const frame = (await handle.contentFrame())!;
+      const frame = await mountApp(page, hosted, args, result, { forwards: true, alone: true });
       await waitUntil(
         frame,
         () =>
@@ -187,7 +130,7 @@ describe('MCP Apps: the session view', () => {
       ).catch(async (error) => {
         const shown = await frame.evaluate(() => document.querySelector('#notebook').textContent.trim().slice(0, 300));
         const messages = await page.evaluate(() => JSON.stringify(window.messages.map((m: any) => m.method ?? m.id)));
-        throw new Error(`${error.message}; the app shows ${JSON.stringify(shown)}; it sent ${messages}; forwarded ${forwarded}`);
+        throw new Error(`${error.message}; the app shows ${JSON.stringify(shown)}; it sent ${messages}; forwarded ${host.forwarded}`);
       });
       return frame;
     }
@@ -217,9 +160,9 @@ describe('MCP Apps: the session view', () => {
       const args = { session_id: session };
       const result = (await h.call('export_notebook', args)) as CallToolResult;
       assert.ok(!result.isError, textOf(result));
-      forwarded.length = 0;
+      host.forwarded.length = 0;
       const frame = await mount(args, result);
-      assert.deepEqual(forwarded, ['resources/read'], 'one read of the notebook file, through the host');
+      assert.deepEqual(host.forwarded, ['resources/read'], 'one read of the notebook file, through the host');
       const cells = await cellsOf(frame);
       assert.deepEqual(
         cells.map((c) => c.code),
@@ -276,10 +219,10 @@ describe('MCP Apps: the session view', () => {
       const frame = await mount(args, (await h.call('export_notebook', args)) as CallToolResult);
       const before = (await cellsOf(frame)).length;
       await run('print("after the export")');
-      forwarded.length = 0;
+      host.forwarded.length = 0;
       await frame.evaluate(() => document.querySelector('#bar button').click());
       await waitUntil(frame, (n: number) => document.querySelectorAll('.cell').length > n, { timeout: 60_000 }, before);
-      assert.deepEqual(forwarded, ['tools/call export_notebook', 'resources/read']);
+      assert.deepEqual(host.forwarded, ['tools/call export_notebook', 'resources/read']);
       const cells = await cellsOf(frame);
       assert.equal(cells.length, before + 1);
       assert.equal(cells.at(-1)!.code, 'print("after the export")');
@@ -296,18 +239,18 @@ describe('MCP Apps: the session view', () => {
       const result = (await h.call('export_notebook', args)) as CallToolResult;
       const size = (result.structuredContent as { file: { size: number } }).file.size;
       assert.ok(size > 3 * PAGE_BYTES, `${size} bytes take several pages`);
-      forwarded.length = 0;
-      refused = ['resources/read'];
+      host.forwarded.length = 0;
+      host.refused = ['resources/read'];
       try {
         const frame = await mount(args, result);
         assert.equal(
-          forwarded.length,
+          host.forwarded.length,
           Math.ceil(size / PAGE_BYTES),
           await frame.evaluate(() => document.querySelector('#notebook').textContent.slice(0, 500)),
         );
         assert.ok(
-          forwarded.every((m) => m === 'tools/call read_file'),
-          forwarded.join(','),
+          host.forwarded.every((m) => m === 'tools/call read_file'),
+          host.forwarded.join(','),
         );
         const cells = await cellsOf(frame);
         assert.equal(cells.length, CELLS.length + 1);
@@ -316,7 +259,7 @@ describe('MCP Apps: the session view', () => {
           CELLS,
         );
       } finally {
-        refused = [];
+        host.refused = [];
       }
     });
 
@@ -337,22 +280,7 @@ describe('MCP Apps: the session view', () => {
       await nested.waitForSelector('#evil');
       assert.equal(await frames.at(-1)!.evaluate((f: any) => f.getAttribute('sandbox')), '', 'no allow-scripts, no allow-same-origin');
       await waitUntil(frame, () => [...document.querySelectorAll('img.figure')].every((img: any) => img.complete));
-      await new Promise((resolve) => setTimeout(resolve, 500)); // time for an onerror or onload to fire, if it could
-      assert.equal(await frame.evaluate(() => window.pwned), undefined, 'no script ran in the app');
-      assert.equal(await page.evaluate(() => window.pwned), undefined, 'nor in the host');
-      assert.equal(await nested.evaluate(() => window.ran), undefined, 'nor in the output frame');
-      assert.equal(await frame.evaluate(() => document.querySelectorAll('script').length), 2, "the app's own scripts only");
-      assert.equal(await frame.evaluate(() => document.querySelector('#evil')), null, 'output HTML never in the app DOM');
-      const injected = await frame.evaluate(async () => {
-        const script = document.createElement('script');
-        script.textContent = 'window.injected = 1';
-        document.body.append(script);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        return window.injected;
-      });
-      assert.equal(injected, undefined, "only the app's own scripts run (CSP by hash)");
-      const messages = await page.evaluate(() => window.messages.map((m: any) => (typeof m === 'string' ? m : m.method)));
-      assert.ok(!messages.includes('pwned'), 'the output reached the host with no message');
+      await assertOutputRanNoScript(page, frame, nested);
     });
 
     it('shows the error of an export that failed', async () => {

@@ -35,6 +35,8 @@ const PYTHON_MODULES: Readonly<Record<string, string>> = {
   'import_hooks.py': `${HARNESS_PACKAGE}/import_hooks.py`,
   'failed_loads.py': `${HARNESS_PACKAGE}/failed_loads.py`,
   'rich_output.py': `${HARNESS_PACKAGE}/rich_output.py`,
+  // Not Python: the script every Plotly chart file ends with (rich_output.py reads it; src/view/plotly-scripts.ts hashes it).
+  'plotly_chart.js': `${HARNESS_PACKAGE}/plotly_chart.js`,
   'sandbox_hints.py': `${HARNESS_PACKAGE}/sandbox_hints.py`,
   // IPython cell syntax (magics, `!` commands): imported only by a cell that may use it (cell.py).
   'notebook_package.py': `${NOTEBOOK_PACKAGE}/__init__.py`,
