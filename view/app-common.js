@@ -119,6 +119,31 @@ window.pyodideMcpApp = (() => {
     return new TextDecoder().decode(all);
   };
 
+  /** The most bytes of a chart file the apps read (plotly.js alone is 3.5 MB). */
+  const MAX_CHART_BYTES = 16 * 1024 * 1024;
+
+  /**
+   * An HTML file a cell showed (a Plotly chart, workers/python/rich_output.py; `file`: { sessionId, path, uri }):
+   * named at once, then read through the host and drawn live when it is a chart the apps can run (plotlyFrame).
+   */
+  const chartOutput = (app, file) => {
+    const name = `Interactive chart ${file.path}`;
+    const box = el('div', 'chart', el('p', 'note', `${name}: reading it…`));
+    (async () => {
+      let frame = null;
+      let why = 'not a chart this view can draw (it runs only the plotly.js of the runtimes it knows)';
+      try {
+        frame = await plotlyFrame(await readSessionFile(app, file, MAX_CHART_BYTES));
+      } catch (error) {
+        why = error.message;
+      }
+      box.replaceChildren(
+        ...(frame ? [el('p', 'note', name), frame] : [el('p', 'note', `${name}: ${why}; open it in the browser view (--view).`)]),
+      );
+    })();
+    return box;
+  };
+
   /**
    * Connects to the host: the spec's handshake (ui/initialize, then ui/notifications/initialized), the host's
    * notifications to `handlers` (toolInput, toolResult, toolCancelled, each with the params), and `request` for the
@@ -187,5 +212,5 @@ window.pyodideMcpApp = (() => {
     return info && info.tool && typeof info.tool.name === 'string' ? info.tool.name : null;
   };
 
-  return { el, text, image, htmlFrame, plotlyFrame, blockText, callTool, readSessionFile, connect, toolName };
+  return { el, text, image, htmlFrame, chartOutput, blockText, callTool, readSessionFile, connect, toolName };
 })();

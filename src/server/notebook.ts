@@ -23,6 +23,14 @@ function outputsOf(cell: HistoryCell, figures: FigureData): Output[] {
   for (const item of outcome.display) {
     if (item.text !== undefined) {
       outputs.push({ output_type: 'display_data', data: { [item.mime_type]: lines(item.text) }, metadata: {} });
+    } else if (item.path && !item.mime_type.startsWith('image/')) {
+      // A file the cell showed that is no image (a Plotly chart's HTML, about 3.5 MB with plotly.js): named, not
+      // embedded; the session's MCP App draws a chart from the file itself (view/session-app.html).
+      outputs.push({
+        output_type: 'display_data',
+        data: { 'text/plain': [`<${item.path}>`] },
+        metadata: { pyodide_mcp: { file: item.path, mime_type: item.mime_type } },
+      });
     } else if (item.path) {
       const figure = figures.get(item.path);
       if (figure && 'base64' in figure) {
