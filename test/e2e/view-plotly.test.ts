@@ -11,7 +11,7 @@ import type { ElementHandle, Frame, Page } from 'puppeteer-core';
 import { BROWSERS, newPage, waitUntil, type BrowserTarget } from '../browsers.js';
 import { connectHttp, startHttp, type RunningHttp } from '../http-helpers.js';
 import { hostApps, mountApp } from '../mcp-app-host.js';
-import { CELL_APP_URI } from '../../src/view/mcp-apps.js';
+import { CELL_APP_URI, SESSION_APP_URI } from '../../src/view/mcp-apps.js';
 import { browsers, OUT, structured, TOKEN } from './view-scenarios.js';
 
 // The functions given to page.evaluate run in the browser (no DOM lib in the build: see view-scenarios.ts).
@@ -142,9 +142,10 @@ describe('a Plotly chart in the view, live in each browser', { skip: noBrowser }
     }
   });
 
-  it("is drawn live in the cell's MCP App, where only plotly.js and the chart's loader run", async () => {
+  it("is drawn live in the MCP Apps of the cell and of the session, where only plotly.js and the chart's loader run", async () => {
     assert.ok(reply, 'the chart cell ran');
     const appHtml = ((await client.readResource({ uri: CELL_APP_URI })).contents[0] as { text: string }).text;
+    const sessionAppHtml = ((await client.readResource({ uri: SESSION_APP_URI })).contents[0] as { text: string }).text;
     const args = { session_id: session, code: CHART_CELL };
     for (const { target } of pages) {
       const page = await newPage(await browsers.get(target), { width: 900, height: 900 });
@@ -172,6 +173,16 @@ describe('a Plotly chart in the view, live in each browser', { skip: noBrowser }
         assert.equal(reach.pwned, 'undefined', target.name);
         assert.equal(reach.post, 'undefined', `${target.name}: a script that is not plotly.js or the loader does not run`);
         assert.equal(await app.evaluate(() => document.querySelectorAll('script').length), 2, "the app's own scripts only");
+
+        // The session's app draws it too, from the notebook export_notebook wrote (which names the file).
+        const exportArgs = { session_id: session, path: `plotly-${target.name}.ipynb` };
+        const exported = (await client.callTool({ name: 'export_notebook', arguments: exportArgs })) as CallToolResult;
+        const sessionApp = await mountApp(page, sessionAppHtml, exportArgs, exported, { forwards: true, alone: true });
+        const sessionChart = await sessionApp.waitForSelector('iframe.chart-frame', { timeout: 60_000 });
+        const drawn = (await sessionChart!.contentFrame())!;
+        await drawn.waitForSelector('svg.main-svg .scatterlayer .trace .point', { timeout: 120_000 });
+        assert.equal((await drawn.$$('.scatterlayer .trace .point')).length, 3, `${target.name}: the session app`);
+        assert.equal((await reachOf(drawn)).post, 'undefined', target.name);
       } finally {
         await page.close();
       }
