@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseDistribution, type Distribution } from '../src/python/distribution.js';
 import { parseConfig, type Config } from '../src/server/config.js';
@@ -25,8 +25,37 @@ export interface Harness {
 }
 
 /**
- * Starts `pyodide-mcp` with the given flags (default: no preload, modern runtime, no warm pool) and connects a
- * client.
+ * The test files whose sessions run as processes, the server's default (`--isolation process`): those about the
+ * process boundary, limits and memory the host measures per process, the supervisor (crashes, kills, drains, restarts),
+ * and the per-Node-line set (.ci/run). Every other file runs its sessions as threads (`--isolation thread`), which run
+ * the same tools, harness and Python: a bare modern session boots in about 1.2 s as a thread against 3.7 s (6 s of
+ * CPU) as a process, which halved the CPU of a suite like notebook-syntax.test.ts (50 s → 23 s, 2026-12-02). A
+ * file's flags or env may still name either.
+ */
+export const PROCESS_ISOLATION_FILES: ReadonlySet<string> = new Set([
+  'compiled-packages',
+  'drain',
+  'execution',
+  'foreground',
+  'history-bounds',
+  'http-fairness',
+  'http',
+  'install-quota',
+  'load-failures',
+  'memory-budget',
+  'shared-state',
+  'state',
+  'isolation',
+]);
+
+/** The isolation of the sessions of the running test file (node --test runs each file as its own process). */
+export const TEST_ISOLATION = PROCESS_ISOLATION_FILES.has(basename(process.argv[1] ?? '').replace(/\.test\.js$/, ''))
+  ? 'process'
+  : 'thread';
+
+/**
+ * Starts `pyodide-mcp` with the given flags (default: no preload, modern runtime, no warm pool, sessions isolated as
+ * TEST_ISOLATION says) and connects a client.
  */
 export async function startServer(
   flags: string[] = [],
@@ -46,6 +75,7 @@ export async function startServer(
       // No warm pool unless the flags ask for one: every take boots a replacement and the pool keeps two booted, which
       // a test never uses (2.5 s of CPU each bare, 11-14 s with the scientific stack on legacy, at every server).
       PYODIDE_MCP_WARM_SESSIONS: '0',
+      PYODIDE_MCP_ISOLATION: TEST_ISOLATION,
       ...env,
     },
     stderr: 'pipe',

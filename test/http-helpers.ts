@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { CLI } from './helpers.js';
+import { CLI, TEST_ISOLATION } from './helpers.js';
 
 export interface RunningHttp {
   child: ChildProcess;
@@ -22,7 +22,13 @@ export interface RunningHttp {
  */
 export async function startHttp(flags: string[], env: Record<string, string> = {}): Promise<RunningHttp> {
   const child = spawn(process.execPath, [CLI, '--http', '127.0.0.1:0', ...flags], {
-    env: { PATH: process.env.PATH ?? '', PYODIDE_MCP_PRELOAD: 'none', PYODIDE_MCP_WARM_SESSIONS: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PYODIDE_MCP_PRELOAD: 'none',
+      PYODIDE_MCP_WARM_SESSIONS: '0',
+      PYODIDE_MCP_ISOLATION: TEST_ISOLATION,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -134,7 +134,19 @@ for (const [runtime, isolation] of FINALIZER_CASES) {
 describe('a host deadline on every session request', () => {
   let p: ProbeServer;
   before(async () => {
-    p = await startProbeServer(['--preload', 'none', '--warm-sessions', '0', '--op-timeout', '1', '--interrupt-grace', '500']);
+    // Process isolation: the test stops the session's own process (SIGSTOP).
+    p = await startProbeServer([
+      '--isolation',
+      'process',
+      '--preload',
+      'none',
+      '--warm-sessions',
+      '0',
+      '--op-timeout',
+      '1',
+      '--interrupt-grace',
+      '500',
+    ]);
   });
   after(() => p.close());
 

@@ -96,7 +96,8 @@ export const viewOverHttp = (target: BrowserTarget) => () => {
   let session: string;
 
   before(async () => {
-    server = await startHttp([], {
+    // Process isolation (not the tests' thread default): the memory panel shows the session process's own figure.
+    server = await startHttp(['--isolation', 'process'], {
       PYODIDE_MCP_AUTH_TOKEN: TOKEN,
       PYODIDE_MCP_MAX_TOTAL_MEMORY_MB: '65536',
       PYODIDE_MCP_PRELOAD: 'matplotlib',

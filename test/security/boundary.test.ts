@@ -157,7 +157,7 @@ for (const isolation of ['process', 'thread'] as const) {
 describe('boundary: what only process isolation contains', () => {
   let p: ProbeServer;
   before(async () => {
-    p = await startProbeServer(['--preload', 'none', '--max-session-memory-mb', '1024', '--warm-sessions', '1']);
+    p = await startProbeServer(['--isolation', 'process', '--preload', 'none', '--max-session-memory-mb', '1024', '--warm-sessions', '1']);
   });
   after(() => p.close());
 
