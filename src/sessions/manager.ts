@@ -356,18 +356,23 @@ export class SessionManager extends SessionOps {
   }
 
   private async renewRound(): Promise<void> {
-    for (const id of await this.persistence.renewLeases()) {
+    for (const { id, takenBy } of await this.persistence.renewLeases()) {
       const session = this.sessions.get(id);
       if (!session || this.closing) continue;
       session.persist = false;
+      // Either way its saved state may be another instance's now: this one must not write it again.
+      const what =
+        takenBy === null
+          ? `its lease in --state-dir was not renewed within --state-lease here (this instance stalled), so another instance may restore it`
+          : `it was taken over by instance "${takenBy}" (its lease in --state-dir went stale here)`;
       this.sessions.bury(
         id,
         new PyodideMcpError(
           'WRONG_INSTANCE',
-          `Session ${id} was taken over by another instance (its lease in --state-dir went stale here): send the call again; a proxy routes it to the instance that holds it now.`,
+          `Session ${id} stopped here: ${what}. Send the call again; a proxy routes it to the instance that holds it.`,
         ),
       );
-      this.log(`session ${id}: lease lost to another instance; stopped here`);
+      this.log(`session ${id}: stopped here: ${what}`);
       await session.channel.end();
     }
   }

@@ -10,6 +10,12 @@ import { SessionLeases } from './state-lease.js';
 import { StateStore, type LoggedCell, type StoredSession, type StoredSummary } from './state-store.js';
 
 /** Where sessions are saved as they change, and read back after a restart. */
+/** A lease this process no longer holds: `takenBy` names the instance that holds it now, or is null when none does yet. */
+export interface LostLease {
+  id: string;
+  takenBy: string | null;
+}
+
 export interface Persistence {
   /** A new session (or one just restored) is kept from now on. */
   created(session: Session): Promise<void>;
@@ -42,8 +48,11 @@ export interface Persistence {
   readonly leased: boolean;
   /** Takes the lease of a saved session before it is restored: null when taken (or there are no leases), else its holder. */
   claim(id: string): Promise<string | null>;
-  /** Renews the leases held; returns the ids of those lost (another instance took them over): stop running them. */
-  renewLeases(): Promise<string[]>;
+  /**
+   * Renews the leases held; returns those lost, to stop running: taken over by another instance (named), or gone stale
+   * here (not renewed within --state-lease: this process stalled) with no new holder yet (`takenBy` null).
+   */
+  renewLeases(): Promise<LostLease[]>;
   /** Lets a session go (shutdown, a failed restore): another instance may restore it at once. */
   release(id: string): Promise<void>;
   /** Lets every held session go. */
@@ -72,7 +81,7 @@ export class NoPersistence implements Persistence {
   async claim(): Promise<null> {
     return null;
   }
-  async renewLeases(): Promise<string[]> {
+  async renewLeases(): Promise<LostLease[]> {
     return [];
   }
   async release(): Promise<void> {}
@@ -131,7 +140,7 @@ export class StatePersistence implements Persistence {
     return claim.held ? null : claim.holder;
   }
 
-  async renewLeases(): Promise<string[]> {
+  async renewLeases(): Promise<LostLease[]> {
     const leases = this.leases;
     if (!leases) return [];
     // All at once, not one after another: each renewal is a few file operations on the libuv thread pool, and on a
@@ -147,7 +156,8 @@ export class StatePersistence implements Persistence {
         }),
       ),
     );
-    return ids.filter((_, i) => !kept[i]);
+    const lost = ids.filter((_, i) => !kept[i]);
+    return Promise.all(lost.map(async (id) => ({ id, takenBy: await leases.heldElsewhereBy(id).catch(() => null) })));
   }
 
   async release(id: string): Promise<void> {

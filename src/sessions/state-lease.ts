@@ -119,6 +119,15 @@ export class SessionLeases {
     this.held.delete(id);
   }
 
+  /**
+   * For a lease this process lost: the instance of the process that holds it now, or null when none does (it went
+   * stale here and nobody took it over yet, or its owner file is gone).
+   */
+  async heldElsewhereBy(id: string): Promise<string | null> {
+    const holder = await this.holder(id);
+    return holder && holder.process !== this.me.process ? holder.instance : null;
+  }
+
   /** The current holder of a session, or null (no owner file, or unreadable). */
   async holder(id: string): Promise<LeaseRecord | null> {
     return this.read(join(this.dir, id));

@@ -57,7 +57,9 @@ describe('SessionLeases', () => {
     clock.now += 1;
     // a could not renew for STALE (it hung): by its own clock it holds nothing, before it reads anything.
     assert.equal(a.holds(id), false);
+    assert.equal(await a.heldElsewhereBy(id), null, 'stale here, nobody holds it yet');
     assert.deepEqual(await b.acquire(id), { held: true });
+    assert.equal(await a.heldElsewhereBy(id), 'b');
     assert.equal(await a.renew(id), false);
     assert.deepEqual(await a.acquire(id), { held: false, holder: 'b' });
     assert.equal((await b.holder(id))?.instance, 'b');
@@ -72,6 +74,7 @@ describe('SessionLeases', () => {
     assert.deepEqual(await restarted.acquire(id), { held: true });
     clock.now += 1000;
     assert.equal(await a.renew(id), false);
+    assert.equal(await a.heldElsewhereBy(id), 'a', 'taken by a process of the same instance');
     assert.equal(a.holds(id), false);
     assert.equal(await restarted.renew(id), true);
     assert.match(readFileSync(join(dir, id, 'owner.json'), 'utf8'), new RegExp(restarted.me.process));
