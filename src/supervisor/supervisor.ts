@@ -111,6 +111,8 @@ export class Supervisor {
   /** Raises KeyboardInterrupt in the worker's Python (SIGINT into its interrupt buffer). */
   interrupt(): void {
     Atomics.store(this.interruptSignal, 0, SIGINT);
+    // Wakes a cell blocked in time.sleep (workers/thread/blocking-sleep.ts) at once.
+    Atomics.notify(this.interruptSignal, 0);
   }
 
   /**

@@ -91,7 +91,7 @@ const FINALIZER_CASES = [
 ] as const;
 
 for (const [runtime, isolation] of FINALIZER_CASES) {
-  describe(`no Python outside a cell (${runtime} runtime, ${isolation} isolation)`, () => {
+  describe(`no Python outside a cell, and time.sleep (${runtime} runtime, ${isolation} isolation)`, () => {
     let p: ProbeServer;
     before(async () => {
       p = await startProbeServer([
@@ -126,6 +126,30 @@ for (const [runtime, isolation] of FINALIZER_CASES) {
       assert.match(next.stderr + (next.error?.type ?? ''), /KeyboardInterrupt/);
       const after = await p.run(id, 'kept');
       assert.equal(after.result, '5', 'the session and its variables are intact');
+      await p.assertUnharmed();
+    });
+
+    it('time.sleep waits for real without using the CPU, and a sleep past the time limit is interrupted, keeping the session', async () => {
+      // Before: the legacy runtime's sleep returned at once, the modern one's busy-waited a core and ignored the
+      // interrupt, so the session was terminated and its state lost (workers/thread/blocking-sleep.ts).
+      const { id, pid } = await sessionWithPid(p);
+      await p.run(id, 'import time\nkept = 7');
+      const cpuBefore = cpuSeconds(pid);
+      const slept = await p.run(id, 'start = time.monotonic()\ntime.sleep(2)\ntime.monotonic() - start');
+      const sleptCpu = cpuSeconds(pid) - cpuBefore;
+      assert.ok(Number(slept.result) >= 2, `time.sleep(2) returned after ${slept.result} s`);
+      assert.ok(sleptCpu < 0.5, `the session used ${sleptCpu} s of CPU in time.sleep(2)`);
+      const started = Date.now();
+      const long = await p.attempt(id, 'time.sleep(600)', 1);
+      assert.ok(!('toolError' in long), `the session survived: ${JSON.stringify(long)}`);
+      assert.equal(long.error?.type, 'TimeoutError');
+      assert.match(long.error?.message ?? '', /interrupted\. The session and its variables are intact/);
+      assert.ok(Date.now() - started < 10_000, `replied ${Date.now() - started} ms after start (limit 1 s)`);
+      assert.equal((await p.run(id, 'kept')).result, '7');
+      // Arguments are checked as CPython checks them.
+      const negative = await p.attempt(id, 'time.sleep(-1)');
+      assert.ok(!('toolError' in negative));
+      assert.equal(negative.error?.message, 'sleep length must be non-negative');
       await p.assertUnharmed();
     });
   });

@@ -13,6 +13,7 @@ import realProcess from 'node:process';
 import vm from 'node:vm';
 import * as workerThreads from 'node:worker_threads';
 import { bootRuntime } from '../../workers/thread/runtime/index.js';
+import { blockingSleep } from '../../workers/thread/blocking-sleep.js';
 import { LiveOutput } from '../../workers/thread/live-output.js';
 import { cellScope } from '../../workers/thread/realm/cell-scope.js';
 import { lockdown, prepareSandbox } from '../../workers/thread/realm/lockdown.js';
@@ -90,7 +91,12 @@ async function main(port: workerThreads.MessagePort): Promise<void> {
   // control: walk WITHOUT lockdown, to show the walk finds what it looks for.
   const report = init.control
     ? { removedGlobals: [], permissionModel: 'skipped' }
-    : await lockdown({ runtime, log: () => {}, liveOutput: new LiveOutput(() => {}).send });
+    : await lockdown({
+        runtime,
+        log: () => {},
+        liveOutput: new LiveOutput(() => {}).send,
+        sleep: blockingSleep(new Int32Array(new SharedArrayBuffer(4))),
+      });
   // The worker's own call into Python after lockdown (cell-scope.ts refuses any other outside a cell).
   const api = (await cellScope.host(() => runtime.runPython(`__import__('pyodide_js')`))) as Record<string, any>;
   const isPyProxy = (value: unknown): boolean => {

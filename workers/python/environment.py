@@ -61,6 +61,46 @@ def cap_recursion_limit():
         original(_MAX_RECURSION_LIMIT)
 
 
+# The longest sleep CPython accepts: its clock counts nanoseconds in a signed 64-bit integer.
+_MAX_SLEEP_SECONDS = (2**63 - 1) / 1e9
+
+
+def block_in_sleep():
+    """time.sleep waits for real without using the CPU, and an interrupt (the cell's time limit, interrupt_session)
+    ends it at once with KeyboardInterrupt: neither runtime's own sleep does (workers/thread/blocking-sleep.ts says
+    what each does). Arguments are checked as CPython checks them."""
+    import operator
+    import time
+
+    original = time.sleep
+    monotonic = time.monotonic
+    waits = []
+
+    def sleep(secs):
+        if not isinstance(secs, float):
+            secs = operator.index(secs)
+        if secs != secs:
+            raise ValueError("Invalid value NaN (not a number)")
+        if secs < 0:
+            raise ValueError("sleep length must be non-negative")
+        if secs >= _MAX_SLEEP_SECONDS:
+            raise OverflowError("timestamp too large to convert to C _PyTime_t")
+        if not waits:
+            # Defined by the lockdown, after this module is imported (workers/thread/realm/lockdown.ts).
+            import pyodide_js
+
+            waits.append(pyodide_js._pyodide_mcp_sleep)
+        deadline = monotonic() + secs
+        while True:
+            remaining = deadline - monotonic()
+            if remaining <= 0:
+                return
+            waits[0](remaining)
+
+    sleep.__doc__ = original.__doc__
+    time.sleep = sleep
+
+
 def errnos():
     names = ("ENOSPC", "EFBIG", "EDQUOT", "ENOENT", "EEXIST", "EISDIR", "EACCES")
     return {name: getattr(_errno, name, -1) for name in names}

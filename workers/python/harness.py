@@ -20,6 +20,7 @@ from .streams import BoundedStream  # noqa: F401
 
 environment.prepare_environment()
 environment.cap_recursion_limit()
+environment.block_in_sleep()
 _session = Session()
 install_display_helpers(_session.outputs.display_objects)
 _after_import = import_hooks.install()

@@ -14,6 +14,7 @@ import { lockdown, prepareSandbox } from './realm/lockdown.js';
 import { bindHarness, type Harness } from './harness-call.js';
 import { Workspace, type Errnos } from './workspace.js';
 import { loadHarness } from './python-modules.js';
+import { blockingSleep } from './blocking-sleep.js';
 import { LiveOutput } from './live-output.js';
 
 // Captured when the module loads, before the lockdown removes the global `gc`. Session processes expose gc
@@ -80,7 +81,7 @@ export async function boot(init: WorkerInit, { post, log, endBootLog, interruptS
   // Drop the boot's copies of the snapshot before the realm is locked (which removes the global `gc`).
   collectGarbage?.();
   const liveOutput = new LiveOutput(post);
-  const sandbox = await lockdown({ runtime, log, liveOutput: liveOutput.send });
+  const sandbox = await lockdown({ runtime, log, liveOutput: liveOutput.send, sleep: blockingSleep(interruptSignal) });
   endBootLog();
   log(
     `session booted in ${Math.round(performance.now() - started)} ms (sandbox: permission model ${sandbox.permissionModel}, ${sandbox.removedGlobals.length} globals removed)`,

@@ -59,6 +59,8 @@ export interface LockdownOptions {
    * live-output.ts); user code can call it too, so it checks what it is given.
    */
   liveOutput: (stream: unknown, text: unknown) => void;
+  /** What the harness's `time.sleep` waits on (`pyodide_js._pyodide_mcp_sleep`, workers/thread/blocking-sleep.ts). */
+  sleep: (seconds: unknown) => void;
 }
 
 export interface LockdownReport {
@@ -70,7 +72,7 @@ export interface LockdownReport {
  * Call once after the runtime, packages and harness are ready and BEFORE the first request is served. Throws (so
  * the worker reports boot_failed) if a layer could not be put in place: fail closed.
  */
-export async function lockdown({ runtime, log, liveOutput }: LockdownOptions): Promise<LockdownReport> {
+export async function lockdown({ runtime, log, liveOutput, sleep }: LockdownOptions): Promise<LockdownReport> {
   if (!prepared) throw new Error('lockdown: prepareSandbox() was not called before boot');
 
   // 1. Things Emscripten initialises lazily through require(): do them now, while require still works.
@@ -82,6 +84,7 @@ export async function lockdown({ runtime, log, liveOutput }: LockdownOptions): P
   // 2. Pyodide's host-facing helpers and the Node-backed file systems.
   const { api, module, errnoError } = removeHostHelpers(runtime);
   Object.defineProperty(api, '_pyodide_mcp_live_output', { value: liveOutput, writable: false, configurable: false, enumerable: false });
+  Object.defineProperty(api, '_pyodide_mcp_sleep', { value: sleep, writable: false, configurable: false, enumerable: false });
 
   // 3. Latch the import firewall and the require() guard, and check the latch holds.
   latchRequireGuard(errnoError);
