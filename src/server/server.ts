@@ -13,7 +13,7 @@ import { cacheToolList, ToolListCache } from './tool-list-cache.js';
 import { applyToolProfile } from './tool-profile.js';
 import { TOOL_NAMES, TOOLS, type ToolEntry } from './tools/index.js';
 import { registerSessionFileResources } from './resources.js';
-import { registerMcpApps } from '../view/mcp-apps.js';
+import { MCP_APPS_CAPABILITY, registerMcpApps } from '../view/mcp-apps.js';
 import type { ToolDeps } from './tools/shared.js';
 
 export interface CreatedServer {
@@ -63,6 +63,8 @@ export function createServer(
       capabilities: {
         tools: { listChanged: true },
         resources: { listChanged: false },
+        // MCP Apps (src/view/mcp-apps.ts): declared, as the extension's servers do.
+        extensions: MCP_APPS_CAPABILITY,
         ...(options.era === 'modern' ? {} : { logging: {} }),
       },
       instructions:

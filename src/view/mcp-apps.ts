@@ -23,6 +23,13 @@ export const SESSION_APP_URI = 'ui://pyodide-mcp/session.html';
 export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /**
+ * The server's half of the extension's negotiation (SEP-2133 `capabilities.extensions`, the key is the spec's
+ * extension id): hosts that check it see that the tools link `ui://` apps of this MIME type. Clients that declare
+ * nothing get the same tools and replies; an app only adds a view of what the text and structured content say.
+ */
+export const MCP_APPS_CAPABILITY = { 'io.modelcontextprotocol/ui': { mimeTypes: [MCP_APP_MIME_TYPE] } };
+
+/**
  * What a linked tool carries: the spec's `_meta.ui.resourceUri`, and the older flat key `ui/resourceUri` that hosts
  * built on the first drafts read (the spec asks hosts to accept both; ext-apps' registerAppTool sets both).
  */

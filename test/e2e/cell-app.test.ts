@@ -50,6 +50,11 @@ describe('MCP Apps: the cell view', () => {
     }
   });
 
+  it('declares the extension in its capabilities, with the MIME type of its apps', () => {
+    const extensions = h.client.getServerCapabilities()?.extensions as Record<string, { mimeTypes?: string[] }> | undefined;
+    assert.deepEqual(extensions?.['io.modelcontextprotocol/ui']?.mimeTypes, ['text/html;profile=mcp-app']);
+  });
+
   it('keeps the link in the compact profile', async () => {
     const compact = await startServer(['--profile', 'compact']);
     try {
