@@ -18,6 +18,12 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return { reply, text, data: (reply.structuredContent ?? {}) as Record<string, unknown> };
 }
 
+/**
+ * --state-lease of the instances: renewed every third of it. 4 s, not 2: a holder's renewal that a loaded machine
+ * delays past the lease would let another instance take a live session, and the test would fail for the machine.
+ */
+const LEASE_S = 4;
+
 describe('instances sharing --state-dir', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pyodide-mcp-shared-'));
   const running: RunningHttp[] = [];
@@ -28,7 +34,7 @@ describe('instances sharing --state-dir', () => {
     rmSync(dir, { recursive: true, force: true });
   });
   const instance = async (name: string) => {
-    const server = await startHttp(['--state-dir', dir, '--instance-id', name, '--state-lease', '2', '--drain-grace', '5']);
+    const server = await startHttp(['--state-dir', dir, '--instance-id', name, '--state-lease', String(LEASE_S), '--drain-grace', '5']);
     running.push(server);
     const client = await connectHttp(server.url);
     clients.push(client);
@@ -44,7 +50,7 @@ describe('instances sharing --state-dir', () => {
     await call(a.client, 'write_file', { session_id: s, path: 'notes.txt', content: 'kept' });
 
     // While sh-a runs it (renewing its lease), sh-b does not take it.
-    await new Promise((r) => setTimeout(r, 2500));
+    await new Promise((r) => setTimeout(r, LEASE_S * 1000 + 500));
     const held = await call(b.client, 'execute_code', { session_id: s, code: 'x' });
     assert.ok(held.reply.isError);
     assert.match(held.text, /^WRONG_INSTANCE: Session "sh-a\.[^"]+" is running on instance "sh-a"/);
@@ -53,7 +59,7 @@ describe('instances sharing --state-dir', () => {
     await a.server.exited;
     const early = await call(b.client, 'execute_code', { session_id: s, code: 'x' });
     assert.match(early.text, /^WRONG_INSTANCE: .*running on instance "sh-a"/, 'the lease is not stale yet');
-    await new Promise((r) => setTimeout(r, 2200));
+    await new Promise((r) => setTimeout(r, LEASE_S * 1000 + 200));
 
     // sh-b and sh-c race to restore it: one does, the other is told which one holds it.
     const raced = await Promise.all([b, c].map(({ client }) => call(client, 'execute_code', { session_id: s, code: 'x + 1' })));
