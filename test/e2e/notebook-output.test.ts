@@ -18,6 +18,7 @@ const STDIN =
   /\nSandbox: there is no interactive input in this sandbox \(nothing can be typed into stdin\); pass the values in the code instead\.$/;
 const PROCESSES = /\nSandbox: this sandbox cannot start processes or commands/;
 const STAND_IN = /\nSandbox: [\w.]+ is a stand-in in this sandbox .*; this is not a version gap\.$/;
+const THREADS = /\nSandbox: this sandbox has no threads .*asyncio, instead of threading or a ThreadPoolExecutor\.$/;
 const MINUTES = 300;
 
 /** The network and stdin cases every runtime answers alike: [code, error type, the added line]. */
@@ -27,6 +28,12 @@ const SANDBOX_ERRORS: [string, string, RegExp][] = [
   ["input('your name? ')", 'EOFError', STDIN],
   ['import sys\nsys.stdin.read()', 'EOFError', STDIN],
   ["import subprocess\nsubprocess.run(['ls'])", '', PROCESSES],
+  ['import threading\nthreading.Thread(target=print).start()', 'RuntimeError', THREADS],
+  [
+    'from concurrent.futures import ThreadPoolExecutor\nwith ThreadPoolExecutor() as pool:\n    list(pool.map(abs, [-1, 2]))',
+    'RuntimeError',
+    THREADS,
+  ],
 ];
 
 async function assertSandboxErrors(run: (code: string) => Promise<any>, cases: [string, string, RegExp][]) {
@@ -128,10 +135,64 @@ describe('legacy runtime: Plotly charts as files, sandbox errors without the ver
     ]);
   });
 
+  it("IPython's names work as in a notebook: display's classes, clear_output, get_ipython in a cell; libraries still see no IPython", async () => {
+    // A loop that redraws its progress returns its last state only.
+    const progress = await run(
+      'from IPython.display import clear_output, display\nprint("start")\ndisplay(3)\nfor i in range(5):\n    clear_output(wait=True)\n    print("step", i)',
+    );
+    assert.equal(progress.stdout, 'step 4\n');
+    assert.deepEqual(progress.display, []);
+    const shown = await run(
+      'import matplotlib.pyplot as plt\nplt.plot([1, 2]); plt.savefig("p.png"); plt.close()\n' +
+        'from IPython.display import Image, SVG, Math, JSON, Code, Markdown\n' +
+        'display(Image("p.png"), Image(filename="p.png"), SVG("<svg xmlns=\'http://www.w3.org/2000/svg\'/>"), Math("x^2"), JSON({"a": 1}), Code("x = 1", language="python"))',
+    );
+    assert.equal(shown.success, true, JSON.stringify(shown.error));
+    assert.deepEqual(
+      shown.display.map((d: { mime_type: string }) => d.mime_type),
+      ['image/png', 'image/png', 'image/svg+xml', 'text/latex', 'text/markdown', 'text/markdown'],
+    );
+    const remote = await run('from IPython.display import Image\nImage(url="https://example.com/a.png")');
+    assert.match(remote.error.message, /needs the network, which this sandbox has none of; pass data or a filename/);
+    // `from IPython import get_ipython` (in a cell) gives the shell the % lines run in, and does not break them.
+    const shell = await run('from IPython import get_ipython\nget_ipython().run_line_magic("pwd", "")');
+    assert.equal(shell.result, "'/workspace'");
+    assert.match((await run('len?')).stdout, /Return the number of items in a container/);
+    // A library asking whether it runs in IPython (pandas' own probe calls get_ipython) is told it does not.
+    const probe = await run('import pandas.io.formats.console as console\n(console.in_ipython_frontend(), get_ipython() is not None)');
+    assert.equal(probe.result, '(False, True)');
+    const figure = await run('import matplotlib.pyplot as plt\nplt.plot([3, 1]); plt.show()');
+    assert.deepEqual(
+      figure.display.map((d: { mime_type: string }) => d.mime_type),
+      ['image/png'],
+    );
+  });
+
+  it('an offline package a library imports (not the cell): loaded after the failure, and the error says to run the cell again', async () => {
+    // pandas' Styler imports jinja2 itself, so the cell's imports did not name it; on 0.17 jinja2 then needs
+    // pkg_resources (setuptools), found the same way on the next run.
+    const code = 'import pandas as pd\nlen(pd.DataFrame({"a": [1, 2]}).style.highlight_max()._repr_html_()) > 100';
+    const loaded: string[] = [];
+    let r = await run(code);
+    for (let attempt = 0; attempt < 3 && !r.success; attempt++) {
+      assert.match(
+        r.error.message,
+        /\nSandbox: [\w.]+ is in this runtime's offline set, but it loads when a cell's own code imports it, and here a library did: it is loaded now; run the cell again\.$/,
+      );
+      assert.equal(r.loaded_packages.length, 1, JSON.stringify(r));
+      loaded.push(...r.loaded_packages);
+      r = await run(code);
+    }
+    assert.equal(r.result, 'True', JSON.stringify(r.error));
+    assert.ok(loaded.includes('Jinja2'), loaded.join());
+    // A module that is nowhere offline gets no such line.
+    assert.doesNotMatch((await run('import seaborn')).error.message, /Sandbox:/);
+  });
+
   it("the version hint never fires for the sandbox's own stand-ins; it still does for a real version gap", async () => {
     await assertSandboxErrors(run, [
       ['import webbrowser\nwebbrowser.BackgroundBrowser', 'AttributeError', STAND_IN],
-      ['from IPython.display import Image', 'ImportError', STAND_IN],
+      ['from IPython.display import FileLink', 'ImportError', STAND_IN],
     ]);
     const gap = await run('import math\nmath.lcm(4, 6)');
     assert.match(gap.error.message, /\nHint: this server runs the legacy runtime/);

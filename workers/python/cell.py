@@ -121,6 +121,17 @@ class Session:
             return self.finish({})
         return json.dumps({"settle": True, "interrupted": interrupted, "tasks": tasks})
 
+    def clear_output(self, wait=False):
+        """IPython's clear_output() in a cell: what the cell printed and displayed so far is dropped from its reply (the
+        files it saved stay), so a loop that redraws its progress returns only its last state. `wait` changes nothing:
+        it keeps a notebook from flickering between the clear and the next output, and a reply does not flicker."""
+        cell = self._cell
+        if cell is None:
+            return
+        for stream in (cell["stdout"], cell["stderr"]):
+            stream.clear()
+        self.outputs.items = []
+
     def pending_tasks(self):
         """asyncio tasks started during the current cell (including its top-level await) not finished yet."""
         cell = self._cell

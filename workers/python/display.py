@@ -2,6 +2,7 @@
 `_repr_png_`, `_repr_html_`...), saved under the workspace's figures/ folder or kept as text outputs."""
 import base64
 import builtins
+import json
 import os
 import sys
 import types
@@ -64,11 +65,15 @@ class Display(object):
         if isinstance(value, type) or type(value) in _PLAIN_TYPES:
             return False
         shown = False
-        for method, extension, mime in (("_repr_png_", "png", "image/png"), ("_repr_svg_", "svg", "image/svg+xml")):
+        for method, extension, mime in (
+            ("_repr_png_", "png", "image/png"),
+            ("_repr_jpeg_", "jpg", "image/jpeg"),
+            ("_repr_svg_", "svg", "image/svg+xml"),
+        ):
             data = _call_repr(value, method)
             if not data:
                 continue
-            if extension == "png" and isinstance(data, str):
+            if extension != "svg" and isinstance(data, str):
                 data = base64.b64decode(data)
             path = self._output_path(extension)
             with open(path, "wb" if isinstance(data, bytes) else "w") as handle:
@@ -102,10 +107,26 @@ def _call_repr(value, method):
         return None
 
 
-def install_display_helpers(display):
-    """`display` as a builtin, and a minimal IPython.display when IPython itself is not installed,
-    because model-written notebook code often does `from IPython.display import display, HTML`."""
+def get_ipython():
+    """IPython's `get_ipython()` as this sandbox answers it: the session's shell (the one `%` lines and `!` commands
+    run in, workers/python/magics.py) when called from a cell or a workspace file, as in a notebook; None when a
+    library calls it to ask whether it runs in IPython (matplotlib, pandas, plotly and tqdm do), since the shell has
+    only what the notebook syntax needs and a library that took it for IPython's would call what it lacks. Both
+    `get_ipython` in a cell (a builtin, as in IPython) and `from IPython import get_ipython` are this function."""
+    caller = sys._getframe(1).f_code.co_filename
+    if not (caller.startswith("<cell-") or caller.startswith(WORKSPACE + "/")):
+        return None
+    from pyodide_mcp_notebook import magics
+
+    return magics.shell()
+
+
+def install_display_helpers(display, clear_output):
+    """`display` and `get_ipython` as builtins, and a minimal IPython.display when IPython itself is not installed,
+    because model-written notebook code often does `from IPython.display import display, HTML, clear_output`.
+    `clear_output` is the session's (cell.py): it drops what the cell showed so far."""
     builtins.display = display
+    builtins.get_ipython = get_ipython
     try:
         import IPython  # noqa: F401
         return
@@ -113,8 +134,18 @@ def install_display_helpers(display):
         pass
 
     class _Text(object):
-        def __init__(self, data):
+        def __init__(self, data=None, url=None, filename=None, metadata=None):
+            if url is not None:
+                raise ValueError("%s(url=...) needs the network, which this sandbox has none of; pass data or a filename" % type(self).__name__)
+            if filename is not None:
+                with open(filename, self._read_mode) as handle:
+                    data = handle.read()
             self.data = data
+
+        _read_mode = "r"
+
+        def __repr__(self):
+            return "<IPython.display.%s object>" % type(self).__name__
 
     class HTML(_Text):
         def _repr_html_(self):
@@ -128,11 +159,74 @@ def install_display_helpers(display):
         def _repr_latex_(self):
             return self.data
 
+    class Math(_Text):
+        def _repr_latex_(self):
+            text = self.data.strip().strip("$")
+            return "$\\displaystyle %s$" % (text,)
+
+    class SVG(_Text):
+        def _repr_svg_(self):
+            return self.data
+
+    class Code(_Text):
+        def __init__(self, data=None, url=None, filename=None, language=None):
+            super(Code, self).__init__(data, url, filename)
+            self.language = language or ""
+
+        def _repr_markdown_(self):
+            return "```%s\n%s\n```" % (self.language, self.data)
+
+    class JSON(object):
+        def __init__(self, data=None, url=None, filename=None, expanded=False, metadata=None, root="root", **kwargs):
+            if url is not None:
+                raise ValueError("JSON(url=...) needs the network, which this sandbox has none of; pass data or a filename")
+            if filename is not None:
+                with open(filename) as handle:
+                    data = json.load(handle)
+            self.data = data
+
+        def _repr_markdown_(self):
+            return "```json\n%s\n```" % (json.dumps(self.data, indent=2, default=repr),)
+
+    class Pretty(_Text):
+        def __repr__(self):
+            return str(self.data)
+
+    class Image(_Text):
+        _read_mode = "rb"
+
+        def __init__(self, data=None, url=None, filename=None, format=None, embed=None, width=None, height=None, **kwargs):  # noqa: A002
+            if isinstance(data, str) and url is None and filename is None and os.path.exists(data):
+                data, filename = None, data
+            super(Image, self).__init__(data, url, filename)
+            if not isinstance(self.data, bytes):
+                raise ValueError("Image() needs the image's bytes as data, or a filename")
+            named = (format or os.path.splitext(filename or "")[1].lstrip(".")).lower()
+            self.format = "jpeg" if named in ("jpg", "jpeg") or self.data[:3] == b"\xff\xd8\xff" else "png"
+
+        def _repr_png_(self):
+            return self.data if self.format == "png" else None
+
+        def _repr_jpeg_(self):
+            return self.data if self.format == "jpeg" else None
+
     ipython = types.ModuleType("IPython")
-    # Libraries probe `IPython.get_ipython()` when IPython is imported (matplotlib does); None = no shell.
-    ipython.get_ipython = lambda: None
+    ipython.get_ipython = get_ipython
     display_module = types.ModuleType("IPython.display")
-    for name, item in (("display", display), ("HTML", HTML), ("Markdown", Markdown), ("Latex", Latex)):
+    names = (
+        ("display", display),
+        ("clear_output", clear_output),
+        ("HTML", HTML),
+        ("Markdown", Markdown),
+        ("Latex", Latex),
+        ("Math", Math),
+        ("SVG", SVG),
+        ("Code", Code),
+        ("JSON", JSON),
+        ("Pretty", Pretty),
+        ("Image", Image),
+    )
+    for name, item in names:
         setattr(display_module, name, item)
     ipython.display = display_module
     sys.modules.setdefault("IPython", ipython)

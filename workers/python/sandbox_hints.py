@@ -1,7 +1,7 @@
 """What this sandbox lacks on purpose, said where user code meets it.
 
 A model that sees `unknown url type: https` or `[Errno 29] I/O error` cannot tell a sandbox without network or
-stdin from a bug in its code, and spends turns on it. So an error caused by a missing network, stdin, process or
+stdin from a bug in its code, and spends turns on it. So an error caused by a missing network, stdin, process, thread or
 browser gets one line saying so and what to do instead (`hint_for`). Every such line starts with NOTE: the host's
 legacy-version hint (src/python/legacy-hint.ts) leaves those errors alone, since they are no version gap.
 
@@ -20,6 +20,10 @@ NETWORK = (
 )
 STDIN = NOTE + "there is no interactive input in this sandbox (nothing can be typed into stdin); pass the values in the code instead."
 PROCESSES = NOTE + "this sandbox cannot start processes or commands (WebAssembly has none); do the work in Python instead."
+THREADS = (
+    NOTE + "this sandbox has no threads (WebAssembly here runs one); run the work in a plain loop or map(), or "
+    "concurrently with asyncio, instead of threading or a ThreadPoolExecutor."
+)
 STATIC_IMAGE = (
     NOTE + "static chart images need kaleido (a browser engine), which this sandbox cannot run. fig.show() saves the "
     "chart as an interactive HTML file instead; to look at a chart yourself, draw it with matplotlib."
@@ -72,6 +76,8 @@ def _hint_for_one(error):
         return NETWORK
     if isinstance(error, AttributeError) and message.startswith("module 'http.client' has no attribute 'HTTPS"):
         return NETWORK  # Python 3.8 in Pyodide 0.17 has no ssl module, so no HTTPS classes
+    if isinstance(error, RuntimeError) and message == "can't start new thread":
+        return THREADS
     if isinstance(error, OSError) and any(_PROCESS_FILES.match(f) for f in files):
         return PROCESSES
     if isinstance(error, ValueError) and any(_IMAGE_EXPORT_FILES.search(f) for f in files):

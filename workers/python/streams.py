@@ -65,6 +65,15 @@ class BoundedStream(io.TextIOBase):
     def flush(self):
         pass
 
+    def clear(self):
+        """Drops what was kept (IPython's clear_output): the limit applies again to what comes after. What the browser
+        view was already sent stays there."""
+        self.parts = []
+        self.kept = 0
+        self.omitted = 0
+        if self.unsent is not None:
+            del self.unsent[:]
+
     def isatty(self):
         return False
 

@@ -21,6 +21,10 @@ import type { Workspace } from './workspace.js';
 import { NamespaceFailure, WorkerCrash } from './worker-errors.js';
 
 export type NamespaceOp = 'list_variables' | 'inspect_variable' | 'remove_variables' | 'reset';
+
+/** The module a failed import missed: `No module named 'x.y'`, or pandas' `Missing optional dependency 'x'`. */
+const MISSED_MODULE = /^(?:No module named|Missing optional dependency) '([\w.]+)'/;
+
 /** What a namespace op answers when it succeeds. */
 export type NamespaceValue<K extends NamespaceOp> = Extract<HarnessReplyOf<K>, { ok: true }>['value'];
 
@@ -91,7 +95,31 @@ export class CellRunner {
       this.liveOutput.stop();
       cellScope.end();
     }
+    if (outcome.error && !scratch) await cellScope.host(() => this.loadMissedPackage(outcome));
     return outcome;
+  }
+
+  /**
+   * A cell that failed on an import made by a library (pandas' `df.style` imports jinja2), not by the cell's own code,
+   * of an offline package that was therefore not loaded before the cell ran: the package is loaded now, and the
+   * error's message says so and to run the cell again. It cannot be loaded during that import: the loader is
+   * asynchronous and Python's import is not.
+   */
+  private async loadMissedPackage(outcome: WorkerCellOutcome): Promise<void> {
+    const error = outcome.error!;
+    if (error.type !== 'ModuleNotFoundError' && error.type !== 'ImportError') return;
+    const module = MISSED_MODULE.exec(error.message)?.[1]?.split('.')[0];
+    if (!module) return;
+    const wanted = this.runtime.packagesForImports([module]);
+    if (wanted.length === 0) return;
+    const load = await this.workspace.trusted(() => this.runtime.loadPackages(wanted), this.runtime.installFootprint(wanted));
+    outcome.loaded_packages = [...outcome.loaded_packages, ...load.loaded];
+    outcome.failed_packages = [...outcome.failed_packages, ...load.failed];
+    if (load.failed.length === 0) {
+      error.message +=
+        `\nSandbox: ${module} is in this runtime's offline set, but it loads when a cell's own code imports it, and here a ` +
+        `library did: it is loaded now; run the cell again.`;
+    }
   }
 
   /**
