@@ -110,7 +110,10 @@ export class CellRunner {
     if (error.type !== 'ModuleNotFoundError' && error.type !== 'ImportError') return;
     const module = MISSED_MODULE.exec(error.message)?.[1]?.split('.')[0];
     if (!module) return;
-    const wanted = this.runtime.packagesForImports([module]);
+    // Not one that already failed to load before the cell (its failure is in the reply): it would fail again.
+    const wanted = this.runtime
+      .packagesForImports([module])
+      .filter((name) => !outcome.failed_packages.some((failure) => failure.name === name));
     if (wanted.length === 0) return;
     const load = await this.workspace.trusted(() => this.runtime.loadPackages(wanted), this.runtime.installFootprint(wanted));
     outcome.loaded_packages = [...outcome.loaded_packages, ...load.loaded];
