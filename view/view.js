@@ -173,7 +173,30 @@ function notebookPage() {
     live.next = event.chunk + 1;
     const stream = event.stream === 'stderr' ? 'stderr' : 'stdout';
     if (!live[stream]) cell.outputs.append((live[stream] = el('pre', `stream ${stream} live`)));
-    live[stream].append(event.text);
+    appendStreamed(live[stream], event.text);
+  };
+
+  /**
+   * Appends streamed text as a terminal and Jupyter show it: after a carriage return, the next text other than a line
+   * end replaces the current line (a progress bar redrawn in place), the rule the session's streams apply to the
+   * finished cell's output (workers/python/streams.py).
+   */
+  const appendStreamed = (pre, text) => {
+    if (!text.includes('\r') && pre.dataset.returned !== '1') {
+      pre.append(text);
+      return;
+    }
+    let content = pre.textContent;
+    let returned = pre.dataset.returned === '1';
+    text.split('\r').forEach((segment, index) => {
+      if (index) returned = true;
+      if (!segment) return;
+      if (returned && segment[0] !== '\n') content = content.slice(0, content.lastIndexOf('\n') + 1);
+      returned = false;
+      content += segment;
+    });
+    pre.textContent = content;
+    pre.dataset.returned = returned ? '1' : '';
   };
 
   const finish = (cell, event) => {

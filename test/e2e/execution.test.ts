@@ -63,6 +63,24 @@ describe('execute_code', () => {
     assert.equal(r.success, true);
   });
 
+  it('a carriage return redraws its line, as in a terminal and Jupyter: a progress bar keeps its last state, past the output limit too', async () => {
+    const { session_id } = await h.ok('execute_code', { code: 'print("a", end="\\r"); print("b")' });
+    const cases: [string, string][] = [
+      ['print("a", end="\\r"); print("b")', 'b\n'],
+      ['import sys\nsys.stdout.write("x\\r\\ny\\n")', 'x\ny\n'],
+      ['print("kept\\r")', 'kept\n'],
+      // 50,000 redraws of about 15 characters: far past the stdout limit, whose cut would have lost the last state.
+      ['print("start")\nfor i in range(50000):\n    print("\\rprogress", i, end="")\nprint(" end")', 'start\nprogress 49999 end\n'],
+    ];
+    for (const [code, stdout] of cases) {
+      const r = await h.ok('execute_code', { session_id, code });
+      assert.equal(r.stdout, stdout, code);
+      assert.equal(r.truncated, null, code);
+    }
+    const err = await h.ok('execute_code', { session_id, code: 'import sys\nsys.stderr.write("10%\\r100%\\n")' });
+    assert.equal(err.stderr, '100%\n');
+  });
+
   it('reports exceptions with a traceback trimmed to user frames', async () => {
     const r = await run(a, 'def inner():\n    raise ValueError("bad value")\ninner()');
     assert.equal(r.success, false);

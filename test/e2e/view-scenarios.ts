@@ -176,27 +176,34 @@ export const viewOverHttp = (target: BrowserTarget) => () => {
     await page.screenshot({ path: join(OUT, `notebook-${target.name}.png`), fullPage: true });
   });
 
-  it("streams a running cell's output: a line printed before a second of work shows before the call returns", async () => {
+  it("streams a running cell's output: a line printed before a second of work shows before the call returns, and a redrawn line is redrawn", async () => {
     await page.goto(`${origin}/view/${session}`);
     await waitUntil(page, () => document.querySelector('.badge')?.textContent === 'idle');
-    // A busy second (time.sleep does not sleep on the legacy runtime); the markup is printed, never parsed.
+    // A progress line printed without its end before a sleep is sent when the sleep starts; the carriage return
+    // redraws it in the page as in the reply. The markup is printed, never parsed.
     const code =
-      'import time\nprint("streamed first <img src=x id=streamed-img>")\nend = time.perf_counter() + 1.5\n' +
-      'while time.perf_counter() < end:\n    pass\nprint("streamed second")';
+      'import time\nprint("streamed first <img src=x id=streamed-img>")\nprint("progress 1/2", end="")\ntime.sleep(1.5)\n' +
+      'print("\\rprogress 2/2", end="", flush=True)\ntime.sleep(2.5)\nprint()\nprint("streamed second")';
     let returned = false;
     const slow = run(client, session, code).then((reply) => ((returned = true), reply));
-    await waitUntil(page, () => document.querySelector('.cell.running .stream.live')?.textContent?.includes('streamed first'));
-    assert.equal(returned, false, 'the first line showed while the cell still ran');
+    const liveText = () => document.querySelector('.cell.running .stream.live')?.textContent ?? '';
+    await waitUntil(page, () => (document.querySelector('.cell.running .stream.live')?.textContent ?? '').includes('progress 1/2'));
+    assert.match(await page.evaluate(liveText), /^streamed first <img src=x id=streamed-img>\nprogress 1\/2$/);
+    assert.equal(returned, false, 'the first lines showed while the cell still ran');
     // A viewer that opens the page mid-cell gets what was streamed so far.
     const late = await newPage(browser);
     await late.goto(`${origin}/view/${session}`);
     await waitUntil(late, () => document.querySelector('.cell.running .stream.live')?.textContent?.includes('streamed first'));
     assert.equal(returned, false, 'the late viewer saw the first line while the cell still ran');
+    for (const viewer of [page, late]) {
+      await waitUntil(viewer, () => (document.querySelector('.cell.running .stream.live')?.textContent ?? '').includes('progress 2/2'));
+      assert.match(await viewer.evaluate(liveText), /^streamed first <img src=x id=streamed-img>\nprogress 2\/2$/, 'the line was redrawn');
+    }
     const reply = await slow;
-    assert.equal(reply.stdout, 'streamed first <img src=x id=streamed-img>\nstreamed second\n');
+    assert.equal(reply.stdout, 'streamed first <img src=x id=streamed-img>\nprogress 2/2\nstreamed second\n');
     for (const viewer of [page, late]) {
       await waitUntil(viewer, () => !document.querySelector('.cell.running'));
-      assert.match((await outputsText(viewer)).at(-1)!, /streamed first <img src=x id=streamed-img>\nstreamed second/);
+      assert.match((await outputsText(viewer)).at(-1)!, /streamed first <img src=x id=streamed-img>\nprogress 2\/2\nstreamed second/);
       assert.equal(await viewer.$$eval('.stream.live', (nodes) => nodes.length), 0, 'the final output replaced the streamed one');
       assert.equal(await viewer.$('#streamed-img'), null, 'streamed text is never HTML');
     }

@@ -91,14 +91,27 @@ def block_in_sleep():
 
             waits.append(pyodide_js._pyodide_mcp_sleep)
         deadline = monotonic() + secs
+        first = True
         while True:
+            # What the cell printed before it slept reaches a browser view now, or after the first short wait (the
+            # streams' rate allows a send every 50 ms: workers/python/streams.py).
+            _flush(sys.stdout)
+            _flush(sys.stderr)
             remaining = deadline - monotonic()
             if remaining <= 0:
                 return
-            waits[0](remaining)
+            waits[0](min(remaining, 0.06) if first else remaining)
+            first = False
 
     sleep.__doc__ = original.__doc__
     time.sleep = sleep
+
+
+def _flush(stream):
+    try:
+        stream.flush()
+    except Exception:  # a cell's own stream: its flush failing must not fail the sleep
+        pass
 
 
 def errnos():

@@ -26,6 +26,10 @@ class BoundedStream(io.TextIOBase):
         # The cell's LiveOutput when the host asked for its output while it runs, else None; what it has not sent yet.
         self.live = live
         self.unsent = live.pending[name] if live is not None else None
+        # Kept characters after the last line end, and whether a carriage return ended the last write: the next text
+        # replaces that line (_write_returns).
+        self.line_length = 0
+        self.returned = False
 
     def writable(self):
         return True
@@ -33,12 +37,17 @@ class BoundedStream(io.TextIOBase):
     def write(self, text):
         if not isinstance(text, str):
             raise TypeError("write() argument must be str, not " + type(text).__name__)
+        if self.returned or "\r" in text:
+            self._write_returns(text)
+            return len(text)
         room = self.limit - self.kept
         if room > 0:
             piece = text[:room]
             self.parts.append(piece)
             self.kept += len(piece)
             self.omitted += len(text) - len(piece)
+            line_end = piece.rfind("\n")
+            self.line_length = len(piece) - line_end - 1 if line_end >= 0 else self.line_length + len(piece)
             live = self.live
             if live is not None and piece:
                 # LiveOutput's rule, inlined: it runs for every write. A clock read costs 1-6 us on the modern runtime
@@ -62,8 +71,49 @@ class BoundedStream(io.TextIOBase):
             self.omitted += len(text)
         return len(text)
 
+    def _write_returns(self, text):
+        """A carriage return starts the current line again, as in a terminal and in Jupyter's output area: the next
+        text other than a line end replaces the line. So a progress bar redrawn a thousand times (tqdm, Keras, a
+        print that ends with a carriage return) keeps one line, and its last state is not lost to the limit. The
+        browser view is sent the carriage returns too (view/view.js applies the same rule)."""
+        for index, segment in enumerate(text.split("\r")):
+            if index:
+                self.returned = True
+                if self.unsent is not None and self.kept < self.limit:
+                    self.unsent.append("\r")  # sent with the next piece
+            if not segment:
+                continue
+            if self.returned:
+                self.returned = False
+                if segment[0] != "\n":
+                    self._drop_line()
+            self.write(segment)
+
+    def _drop_line(self):
+        """Removes the kept characters of the current line (after the last line end)."""
+        drop = self.line_length
+        self.line_length = 0
+        self.kept -= drop
+        parts = self.parts
+        while drop > 0:
+            last = parts[-1]
+            if len(last) <= drop:
+                parts.pop()
+                drop -= len(last)
+            else:
+                parts[-1] = last[:-drop]
+                drop = 0
+
     def flush(self):
-        pass
+        """print(..., flush=True), sys.stdout.flush() (tqdm calls it after each redraw) and time.sleep send the browser
+        view what it was not sent yet, within LiveOutput's rate: a piece printed just before a quiet stretch shows."""
+        live = self.live
+        if live is not None and (live.pending["stdout"] or live.pending["stderr"]):
+            now = _clock()
+            if now >= live.due:
+                live.due = now + live.INTERVAL
+                live.line_open = False
+                live.flush()
 
     def clear(self):
         """Drops what was kept (IPython's clear_output): the limit applies again to what comes after. What the browser
@@ -71,6 +121,8 @@ class BoundedStream(io.TextIOBase):
         self.parts = []
         self.kept = 0
         self.omitted = 0
+        self.line_length = 0
+        self.returned = False
         if self.unsent is not None:
             del self.unsent[:]
 
