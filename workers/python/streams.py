@@ -79,8 +79,9 @@ class BoundedStream(io.TextIOBase):
         for index, segment in enumerate(text.split("\r")):
             if index:
                 self.returned = True
-                if self.unsent is not None and self.kept < self.limit:
-                    self.unsent.append("\r")  # sent with the next piece
+                unsent = self.unsent
+                if unsent is not None and self.kept < self.limit and (not unsent or unsent[-1] != "\r"):
+                    unsent.append("\r")  # sent with the next piece; one for a run of them
             if not segment:
                 continue
             if self.returned:
