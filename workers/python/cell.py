@@ -71,6 +71,9 @@ class Session:
         # Charts a notebook draws in the browser (Plotly), saved as this session's outputs (rich_output.py).
         self.rich_output = RichOutput(self.outputs.save_output)
         self._cell = None
+        # What runs at the start of each cell, inside its capture and time limit (%autoreload's check); added by the
+        # notebook package.
+        self.before_cell = []
 
     def run(self, request):
         """First half of a cell: runs its code with output captured, and leaves the capture in place so that the
@@ -102,6 +105,8 @@ class Session:
             # Objects the JavaScript garbage collector released since the last cell: their __del__ runs now, under
             # this cell's time limit and interrupt, printing into its output (workers/thread/realm/finalizers.ts).
             drain_finalizers()
+            for hook in list(self.before_cell):
+                hook()
             if request.get("call"):
                 value = call_function(self.namespace, request["call"])
             else:

@@ -24,6 +24,37 @@ _MAX_RECURSION_LIMIT = 1000
 def prepare_environment():
     os.makedirs(WORKSPACE, exist_ok=True)
     os.chdir(WORKSPACE)
+    # The working directory first on the import path, as in Jupyter and in the modern runtime (whose sys.path starts
+    # with ''): `import helper` finds the session's helper.py. Pyodide 0.17 has no such entry.
+    if "" not in sys.path:
+        sys.path.insert(0, "")
+        _fresh_workspace_imports()
+
+
+def _fresh_workspace_imports():
+    """Imports from the workspace see the files as they are now. Pyodide 0.17's file system does not change a
+    directory's modification time when a file is added, and CPython's finder trusts that time to tell when to list
+    the directory again: a module written after the first import from the workspace was not found (measured:
+    `open("h1.py", "w")...; import h1` failed after an earlier failed import). Workspace directories get a finder
+    that lists them again at each lookup of a module not imported yet."""
+    from importlib import _bootstrap_external, machinery
+
+    details = _bootstrap_external._get_supported_file_loaders()
+
+    class WorkspaceFinder(machinery.FileFinder):
+        def find_spec(self, fullname, target=None):
+            self.invalidate_caches()
+            return machinery.FileFinder.find_spec(self, fullname, target)
+
+    def workspace_hook(path):
+        full = os.path.abspath(path or os.getcwd())
+        if full == WORKSPACE or full.startswith(WORKSPACE + "/"):
+            return WorkspaceFinder(path, *details)
+        raise ImportError("not in the workspace")
+
+    sys.path_hooks.insert(0, workspace_hook)
+    for path in [path for path in sys.path_importer_cache if path == WORKSPACE or path.startswith(WORKSPACE + "/")]:
+        del sys.path_importer_cache[path]
     # Figures go through our own matplotlib backend (Agg plus a show() that captures), which the worker wrote beside
     # this package (workers/thread/python-modules.ts). Set before anything imports pyplot.
     os.environ["MPLBACKEND"] = "module://pyodide_mcp_backend"

@@ -120,6 +120,8 @@ class SandboxShell(object):
                 "env": self.env,
                 "pip": lambda line, where: pip(line, sys.stdout, sys.stderr),
                 "load_ext": self.load_ext,
+                "autoreload": lambda line, where: _lazy("autoreload", "autoreload")().magic(line),
+                "config": self.config,
                 "pinfo": lambda line, where: _info("describe_object", line, self.user_ns, False),
                 "pinfo2": lambda line, where: _info("describe_object", line, self.user_ns, True),
                 "lsmagic": self.lsmagic,
@@ -138,6 +140,10 @@ class SandboxShell(object):
             "bash": self.script,
             "sh": self.script,
             "script": self.script,
+            "html": lambda line, cell, where: _show("HTML", cell),
+            "markdown": lambda line, cell, where: _show("Markdown", cell),
+            "latex": lambda line, cell, where: _show("Latex", cell),
+            "svg": lambda line, cell, where: _show("SVG", cell),
         }
 
     def _alias(self, command):
@@ -212,10 +218,20 @@ class SandboxShell(object):
         return os.environ[line]
 
     def load_ext(self, line, where):
+        if line.strip() == "autoreload":
+            return None  # built in (%autoreload); loading it changes nothing, as a second %load_ext in IPython
         raise UsageError(
             "%%load_ext %s: IPython extensions cannot be loaded in this sandbox (there is no IPython kernel); import the "
             "library and call it directly instead." % (line.strip() or "(nothing)",)
         )
+
+    def config(self, line, where):
+        # Notebook set-up lines (`%config InlineBackend.figure_format = 'retina'`, `%config Completer.use_jedi = False`)
+        # configure a kernel's display and completion, which this sandbox does not have: figures come back as PNG
+        # whatever the format asked. Accepted without effect, so the cell's other lines run.
+        if not line.strip():
+            raise UsageError("%config needs a setting here: %config Class.trait = value (it has no effect in this sandbox)")
+        return None
 
     def lsmagic(self, line, where):
         print("Available line magics:\n" + "  ".join("%" + name for name in sorted(self._line_magics())))
@@ -259,6 +275,14 @@ class SandboxShell(object):
                 status = shell_commands.run(self._expand(command, "!"), self, sys.stdout, sys.stderr)
         self.user_ns["_exit_code"] = status
         return None
+
+
+def _show(kind, text):
+    # %%html, %%markdown, %%latex, %%svg: the body shown as that kind of output, as display(HTML(body)) would.
+    from IPython import display
+
+    display.display(getattr(display, kind)(text))
+    return None
 
 
 class _Captured(object):

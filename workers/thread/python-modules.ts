@@ -45,6 +45,7 @@ const PYTHON_MODULES: Readonly<Record<string, string>> = {
   'magic_info.py': `${NOTEBOOK_PACKAGE}/magic_info.py`,
   'timing.py': `${NOTEBOOK_PACKAGE}/timing.py`,
   'pip_magic.py': `${NOTEBOOK_PACKAGE}/pip_magic.py`,
+  'autoreload.py': `${NOTEBOOK_PACKAGE}/autoreload.py`,
   'shell_commands.py': `${NOTEBOOK_PACKAGE}/shell_commands.py`,
   'shell_args.py': `${NOTEBOOK_PACKAGE}/shell_args.py`,
   'shell_builtins.py': `${NOTEBOOK_PACKAGE}/shell_builtins.py`,
