@@ -143,6 +143,32 @@ for (const runtime of ['legacy', 'modern'] as const) {
       assert.equal(bad.error?.type, 'UsageError');
     });
 
+    it('scripts run as in Jupyter: __name__ is "__main__", sys.exit(0) ends run_file and %run as a success, os.system runs the sandbox\'s commands', async () => {
+      assert.equal((await ok('if __name__ == "__main__":\n    print("main ran")')).stdout, 'main ran\n');
+      // pickle finds a class defined in a cell through __main__ (Pyodide 0.17 named the module "builtins").
+      assert.equal((await ok('import pickle\nclass Point:\n    x = 3\npickle.loads(pickle.dumps(Point())).x')).result, '3');
+      await ok(
+        '%%writefile cli.py\nimport sys\ndef main():\n    print("ran")\n    return 0\nif __name__ == "__main__":\n    sys.exit(main())\n',
+      );
+      await ok('%%writefile failing.py\nimport sys\nsys.exit(3)\n');
+      const script = await h.ok('run_file', { session_id, path: 'cli.py' });
+      assert.equal(script.success, true, JSON.stringify(script.error));
+      assert.equal(script.stdout, 'ran\n');
+      assert.equal((await ok('%run cli.py')).stdout, 'ran\n');
+      const failing = await h.ok('run_file', { session_id, path: 'failing.py' });
+      assert.equal(failing.error?.type, 'SystemExit');
+      assert.equal(failing.error?.message, '3');
+      assert.equal((await run('%run failing.py')).error?.type, 'SystemExit');
+      assert.equal((await run('import sys\nsys.exit(0)')).error?.type, 'SystemExit', 'in a cell it is reported, as in IPython');
+      // os.system: the command line as a ! line runs it; the status in os.system's encoding.
+      const system = await ok('import os\n(os.system("echo hi && echo there > note.txt"), os.system("false"), open("note.txt").read())');
+      assert.equal(system.stdout, 'hi\n');
+      assert.equal(system.result, "(0, 256, 'there\\n')");
+      const missing = await ok('os.system("gcc x.c")');
+      assert.equal(missing.result, String(127 << 8));
+      assert.match(missing.stderr, /^gcc: not available: this sandbox runs no processes/);
+    });
+
     it('%%html, %%markdown, %%latex and %%svg show their body as that output', async () => {
       const kinds: [string, string][] = [
         ['html', 'text/html'],

@@ -38,6 +38,11 @@ def _notebook_syntax(code):
     return notebook_syntax.transform_cell(code)
 
 
+def _is_success(exit):
+    """A SystemExit that a shell would count as success: sys.exit(), sys.exit(0), sys.exit(None)."""
+    return exit.code is None or exit.code == 0
+
+
 def _user_frames(tb):
     """Drops the harness's own frames so the traceback starts at the user's code, and the notebook package's (the
     machinery of a magic or a `!` command, workers/python/magics.py) wherever they are."""
@@ -115,7 +120,12 @@ class Session:
                 cell["task"] = value.task
             else:
                 cell["value"] = value
-        except BaseException as exc:  # noqa: B036 - SystemExit and KeyboardInterrupt are reported too
+        except SystemExit as exc:
+            # A script's sys.exit(0) (`if __name__ == "__main__": sys.exit(main())`) ends run_file as a success, as
+            # IPython's %run treats it; in a cell, as in IPython, it is reported.
+            if not (_is_success(exc) and not filename.startswith(_CELL_PREFIX)):
+                cell["error"] = self._describe(exc)
+        except BaseException as exc:  # noqa: B036 - KeyboardInterrupt and the rest are reported too
             cell["error"] = self._describe(exc)
         interrupted = cell["error"] is not None and cell["error"]["type"] == "KeyboardInterrupt"
         tasks = self.pending_tasks()

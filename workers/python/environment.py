@@ -24,6 +24,12 @@ _MAX_RECURSION_LIMIT = 1000
 def prepare_environment():
     os.makedirs(WORKSPACE, exist_ok=True)
     os.chdir(WORKSPACE)
+    # Cells and run_file run in __main__'s namespace, named "__main__" as in CPython, Jupyter and the modern runtime:
+    # Pyodide 0.17 named it "builtins", so `if __name__ == "__main__":` blocks did not run and pickle could not find
+    # a class defined in a cell.
+    main = sys.modules.get("__main__")
+    if main is not None and getattr(main, "__name__", None) != "__main__":
+        main.__name__ = "__main__"
     # The working directory first on the import path, as in Jupyter and in the modern runtime (whose sys.path starts
     # with ''): `import helper` finds the session's helper.py. Pyodide 0.17 has no such entry.
     if "" not in sys.path:

@@ -185,6 +185,9 @@ class SandboxShell(object):
         self.user_ns["__name__"] = "__main__"
         try:
             exec(code, self.user_ns)
+        except SystemExit as exc:
+            if not (exc.code is None or exc.code == 0):  # as IPython's %run: a script's sys.exit(0) is no error
+                raise
         finally:
             sys.argv = saved_argv
             self.user_ns["__name__"] = saved_name

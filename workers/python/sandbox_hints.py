@@ -172,7 +172,21 @@ def _complete_webbrowser(module):
     module.__pyodide_mcp_stand_in__ = True
 
 
+def _system(command):
+    """os.system: the command line runs as a `!` line does, by the sandbox's own commands over the workspace
+    (workers/python/shell_commands.py: ls, cat, grep, pip...; a command that cannot exist here says so), with output
+    in the cell's stdout and stderr. Returns the exit status in os.system's (wait) encoding. Pyodide's returned -1
+    and ran nothing."""
+    from pyodide_mcp_notebook import magics, shell_commands
+
+    return shell_commands.run(str(command), magics.shell(), sys.stdout, sys.stderr) << 8
+
+
 def install(after_import):
-    """The stand-ins: stdin now, webbrowser when something imports it (`after_import`: import_hooks.AfterImport)."""
+    """The stand-ins: stdin and os.system now, webbrowser when something imports it (`after_import`:
+    import_hooks.AfterImport)."""
+    import os
+
     sys.stdin = _NoInput()
+    os.system = _system
     after_import.add("webbrowser", _complete_webbrowser)
