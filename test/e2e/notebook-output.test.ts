@@ -161,6 +161,11 @@ describe('legacy runtime: Plotly charts as files, sandbox errors without the ver
     // A library asking whether it runs in IPython (pandas' own probe calls get_ipython) is told it does not.
     const probe = await run('import pandas.io.formats.console as console\n(console.in_ipython_frontend(), get_ipython() is not None)');
     assert.equal(probe.result, '(False, True)');
+    // Even after % lines ran: code whose file is a library's gets None, from the builtin and from IPython.
+    const library = await run(
+      'import IPython\nprobe = {}\nexec(compile("a = get_ipython()\\nb = IPython.get_ipython()", "/lib/python3.8/site-packages/some_lib.py", "exec"), {"IPython": IPython}, probe)\n(probe["a"], probe["b"])',
+    );
+    assert.equal(library.result, '(None, None)');
     const figure = await run('import matplotlib.pyplot as plt\nplt.plot([3, 1]); plt.show()');
     assert.deepEqual(
       figure.display.map((d: { mime_type: string }) => d.mime_type),

@@ -315,8 +315,9 @@ def get_ipython():
 
 
 def install():
-    """Makes `get_ipython()` answer in cells (as a builtin, as in IPython); called before a transformed cell runs."""
+    """Makes `get_ipython()` answer in cells (as a builtin, as in IPython) where the harness's is gone (a cell deleted
+    it); called before a transformed cell runs. The harness's (display.py) answers libraries' probes with None."""
     import builtins
 
-    if getattr(builtins, "get_ipython", None) is not get_ipython:
+    if not callable(getattr(builtins, "get_ipython", None)):
         builtins.get_ipython = get_ipython
