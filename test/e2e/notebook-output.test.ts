@@ -166,6 +166,20 @@ describe('legacy runtime: Plotly charts as files, sandbox errors without the ver
       'import IPython\nprobe = {}\nexec(compile("a = get_ipython()\\nb = IPython.get_ipython()", "/lib/python3.8/site-packages/some_lib.py", "exec"), {"IPython": IPython}, probe)\n(probe["a"], probe["b"])',
     );
     assert.equal(library.result, '(None, None)');
+    // display(fig) shows a figure, also when the cell then closes it (the notebook idiom), and only once when not.
+    for (const code of [
+      'fig, ax = plt.subplots()\nax.plot([1, 2])\ndisplay(fig)\nplt.close(fig)',
+      'fig, ax = plt.subplots()\nax.plot([2, 1])\ndisplay(fig)',
+      'fig = plt.figure()\nplt.plot([1])\nfig',
+    ]) {
+      const shownFigure = await run(code);
+      assert.deepEqual(
+        shownFigure.display.map((d: { mime_type: string }) => d.mime_type),
+        ['image/png'],
+        code,
+      );
+      assert.equal(shownFigure.stdout, '', code);
+    }
     const figure = await run('import matplotlib.pyplot as plt\nplt.plot([3, 1]); plt.show()');
     assert.deepEqual(
       figure.display.map((d: { mime_type: string }) => d.mime_type),

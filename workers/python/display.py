@@ -23,10 +23,13 @@ class Display(object):
         self.figure_formats = ["png"]
         self.items = []
         self._outputs_this_cell = 0
+        self._displayed = set()
 
     def start_cell(self):
         self.items = []
         self._outputs_this_cell = 0
+        # ids of the figures this cell displayed: the capture at its end skips them.
+        self._displayed = set()
 
     def _output_path(self, extension):
         self._outputs_this_cell += 1
@@ -49,21 +52,32 @@ class Display(object):
             return
         for number in list(plt.get_fignums()):
             figure = plt.figure(number)
-            self._outputs_this_cell += 1
-            for fmt in self.figure_formats:
-                os.makedirs(os.path.join(WORKSPACE, FIGURE_DIR), exist_ok=True)
-                name = "cell%d_%d.%s" % (self._cell_number(), self._outputs_this_cell, fmt)
-                path = os.path.join(WORKSPACE, FIGURE_DIR, name)
-                figure.savefig(path, format=fmt, bbox_inches="tight")
-                mime = "image/svg+xml" if fmt == "svg" else "image/" + fmt
-                self.items.append({"mime_type": mime, "path": os.path.relpath(path, WORKSPACE)})
+            if id(figure) not in self._displayed:
+                self.save_figure(figure)
             plt.close(figure)
+
+    def save_figure(self, figure):
+        """A matplotlib figure as this cell's next output, in each figure format."""
+        self._outputs_this_cell += 1
+        for fmt in self.figure_formats:
+            os.makedirs(os.path.join(WORKSPACE, FIGURE_DIR), exist_ok=True)
+            name = "cell%d_%d.%s" % (self._cell_number(), self._outputs_this_cell, fmt)
+            path = os.path.join(WORKSPACE, FIGURE_DIR, name)
+            figure.savefig(path, format=fmt, bbox_inches="tight")
+            mime = "image/svg+xml" if fmt == "svg" else "image/" + fmt
+            self.items.append({"mime_type": mime, "path": os.path.relpath(path, WORKSPACE)})
 
     def show_rich(self, value, html=True):
         """Honours the IPython display protocol: _repr_png_/_repr_svg_ become image files, and
         _repr_html_/_repr_markdown_/_repr_latex_ become text outputs. Returns True if anything was shown."""
         if isinstance(value, type) or type(value) in _PLAIN_TYPES:
             return False
+        if _is_figure(value):
+            # display(fig), or a figure as the cell's value, shows it now, as IPython's inline backend does, even after
+            # plt.close(fig). Unlike Jupyter, the end of the cell does not show it a second time.
+            self.save_figure(value)
+            self._displayed.add(id(value))
+            return True
         shown = False
         for method, extension, mime in (
             ("_repr_png_", "png", "image/png"),
@@ -95,6 +109,11 @@ class Display(object):
         for obj in objects:
             if not self.show_rich(obj):
                 print(repr(obj))
+
+
+def _is_figure(value):
+    figure_type = getattr(sys.modules.get("matplotlib.figure"), "Figure", None)
+    return figure_type is not None and isinstance(value, figure_type)
 
 
 def _call_repr(value, method):
