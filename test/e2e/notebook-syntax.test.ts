@@ -145,6 +145,8 @@ for (const runtime of ['legacy', 'modern'] as const) {
 
     it('scripts run as in Jupyter: __name__ is "__main__", sys.exit(0) ends run_file and %run as a success, os.system runs the sandbox\'s commands', async () => {
       assert.equal((await ok('if __name__ == "__main__":\n    print("main ran")')).stdout, 'main ran\n');
+      // The session's set-up (environment.py) still names our matplotlib backend on both runtimes.
+      assert.equal((await ok('import os\nos.environ["MPLBACKEND"]')).result, "'module://pyodide_mcp_backend'");
       // pickle finds a class defined in a cell through __main__ (Pyodide 0.17 named the module "builtins").
       assert.equal((await ok('import pickle\nclass Point:\n    x = 3\npickle.loads(pickle.dumps(Point())).x')).result, '3');
       await ok(

@@ -7,6 +7,8 @@ import sys
 import warnings
 
 WORKSPACE = "/workspace"
+# The file name of a cell's code ("<cell-3>"): tracebacks, warnings and get_ipython() tell cells from files by it.
+CELL_FILE_PREFIX = "<cell-"
 
 # Security: the highest recursion limit a cell may set. Python frames and C frames (repr, json, pickle, map,
 # __getattr__...) share the worker thread's JavaScript stack (16 MB, src/supervisor/supervisor.ts); overflowing it is a
@@ -35,6 +37,9 @@ def prepare_environment():
     if "" not in sys.path:
         sys.path.insert(0, "")
         _fresh_workspace_imports()
+    # Figures go through our own matplotlib backend (Agg plus a show() that captures), which the worker wrote beside
+    # this package (workers/thread/python-modules.ts). Set before anything imports pyplot.
+    os.environ["MPLBACKEND"] = "module://pyodide_mcp_backend"
 
 
 def _fresh_workspace_imports():
@@ -61,9 +66,6 @@ def _fresh_workspace_imports():
     sys.path_hooks.insert(0, workspace_hook)
     for path in [path for path in sys.path_importer_cache if path == WORKSPACE or path.startswith(WORKSPACE + "/")]:
         del sys.path_importer_cache[path]
-    # Figures go through our own matplotlib backend (Agg plus a show() that captures), which the worker wrote beside
-    # this package (workers/thread/python-modules.ts). Set before anything imports pyplot.
-    os.environ["MPLBACKEND"] = "module://pyodide_mcp_backend"
 
 
 def quiet_package_syntax_warnings():
