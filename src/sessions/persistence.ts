@@ -9,13 +9,13 @@ import type { Session } from './registry.js';
 import { SessionLeases } from './state-lease.js';
 import { StateStore, type LoggedCell, type StoredSession, type StoredSummary } from './state-store.js';
 
-/** Where sessions are saved as they change, and read back after a restart. */
 /** A lease this process no longer holds: `takenBy` names the instance that holds it now, or is null when none does yet. */
 export interface LostLease {
   id: string;
   takenBy: string | null;
 }
 
+/** Where sessions are saved as they change, and read back after a restart. */
 export interface Persistence {
   /** A new session (or one just restored) is kept from now on. */
   created(session: Session): Promise<void>;

@@ -7,7 +7,6 @@ the size). What a reload cannot change, it does not: objects made from the old c
 importlib.reload (IPython's mode 3 patches classes and functions in place; that is not done here).
 """
 import importlib
-import os
 import sys
 import traceback
 import zlib

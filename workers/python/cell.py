@@ -11,13 +11,13 @@ import traceback
 
 from .cell_code import run_code
 from .display import Display
+from .environment import CELL_FILE_PREFIX
 from .rich_output import RichOutput
 from .sandbox_hints import hint_for
 from .namespace_ops import call_function
 from .streams import BoundedStream, LiveOutput, bounded
 from .tasks import CellTask, cell_idle, current_tasks, drain_finalizers, interrupted_error
 
-_CELL_PREFIX = "<cell-"
 # This package's files: the frames a user's traceback starts with, which it does not show.
 _HARNESS_DIR = os.path.dirname(__file__) + os.sep
 _QUOTA_ERRNOS = (_errno.ENOSPC, _errno.EFBIG, getattr(_errno, "EDQUOT", -1))
@@ -88,7 +88,7 @@ class Session:
         limits = request["limits"]
         self.execution_count += 1
         self.outputs.start_cell()
-        filename = request.get("filename") or "%s%d>" % (_CELL_PREFIX, self.execution_count)
+        filename = request.get("filename") or "%s%d>" % (CELL_FILE_PREFIX, self.execution_count)
         # The browser view's live output, when the host asked for it (only while it serves a view).
         live = LiveOutput() if request.get("stream") else None
         stdout = BoundedStream("stdout", limits["stdout"], live)
@@ -123,7 +123,7 @@ class Session:
         except SystemExit as exc:
             # A script's sys.exit(0) (`if __name__ == "__main__": sys.exit(main())`) ends run_file as a success, as
             # IPython's %run treats it; in a cell, as in IPython, it is reported.
-            if not (_is_success(exc) and not filename.startswith(_CELL_PREFIX)):
+            if not (_is_success(exc) and not filename.startswith(CELL_FILE_PREFIX)):
                 cell["error"] = self._describe(exc)
         except BaseException as exc:  # noqa: B036 - KeyboardInterrupt and the rest are reported too
             cell["error"] = self._describe(exc)
@@ -268,7 +268,7 @@ class Session:
         # Register the source so tracebacks can show the offending line.
         if self.keeps_source:
             linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-        if filename.startswith(_CELL_PREFIX) and ("%" in code or "!" in code or "?" in code) and _NOTEBOOK_SYNTAX.search(code):
+        if filename.startswith(CELL_FILE_PREFIX) and ("%" in code or "!" in code or "?" in code) and _NOTEBOOK_SYNTAX.search(code):
             code = _notebook_syntax(code)  # a .py file run by run_file stays plain Python, as under IPython's %run
         return run_code(code, filename, self.namespace)
 

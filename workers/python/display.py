@@ -7,7 +7,7 @@ import os
 import sys
 import types
 
-from .environment import WORKSPACE
+from .environment import CELL_FILE_PREFIX, WORKSPACE
 
 FIGURE_DIR = "figures"
 # Built-in types have no _repr_*_ methods, and none can be added to them: their values skip the display protocol.
@@ -133,7 +133,7 @@ def get_ipython():
     only what the notebook syntax needs and a library that took it for IPython's would call what it lacks. Both
     `get_ipython` in a cell (a builtin, as in IPython) and `from IPython import get_ipython` are this function."""
     caller = sys._getframe(1).f_code.co_filename
-    if not (caller.startswith("<cell-") or caller.startswith(WORKSPACE + "/")):
+    if not (caller.startswith(CELL_FILE_PREFIX) or caller.startswith(WORKSPACE + "/")):
         return None
     from pyodide_mcp_notebook import magics
 

@@ -115,7 +115,7 @@ export class CellRunner {
       .packagesForImports([module])
       .filter((name) => !outcome.failed_packages.some((failure) => failure.name === name));
     if (wanted.length === 0) return;
-    const load = await this.workspace.trusted(() => this.runtime.loadPackages(wanted), this.runtime.installFootprint(wanted));
+    const load = await this.loadOffline(wanted);
     outcome.loaded_packages = [...outcome.loaded_packages, ...load.loaded];
     outcome.failed_packages = [...outcome.failed_packages, ...load.failed];
     if (load.failed.length === 0) {
@@ -154,6 +154,12 @@ export class CellRunner {
     const names = this.harness('imported_names', { code });
     const wanted = runtime.packagesForImports(names);
     if (wanted.length === 0) return none;
+    return this.loadOffline(wanted);
+  }
+
+  /** Loads offline packages into the session; a package that fails, or a loader that throws, is reported, never thrown. */
+  private async loadOffline(wanted: string[]): Promise<PackageLoad> {
+    const { runtime } = this;
     try {
       // A package that fails is logged by the runtime, as its loader reports it.
       return await this.workspace.trusted(() => runtime.loadPackages(wanted), runtime.installFootprint(wanted));
